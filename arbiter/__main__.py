@@ -1,0 +1,6 @@
+"""Allow ``python -m arbiter``."""
+
+from arbiter.cli.main import run
+
+if __name__ == "__main__":
+    run()

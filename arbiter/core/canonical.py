@@ -1,0 +1,166 @@
+"""Strict JSON parsing and RFC 8785 canonical bytes, the ground every signature stands on.
+
+Everything arbiter reads from outside passes ``parse_strict`` first. It accepts only
+JSON whose canonical form is unambiguous (DESIGN.md "Canonical bytes"): no duplicate
+keys, no floats, no NaN/Infinity, integers within ±(2^53−1), UTF-8 without a BOM, at
+most 1 MiB and at most 64 levels of nesting.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import rfc8785
+
+MAX_BYTES = 1024 * 1024
+MAX_DEPTH = 64
+MAX_SAFE_INT = 2**53 - 1
+
+
+def _fail(message: str) -> Any:
+    from arbiter.core.errors import MalformedInput
+
+    raise MalformedInput(message)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            _fail(f"duplicate key {key!r}: each key may appear once in an object")
+        out[key] = value
+    return out
+
+
+def _no_float(text: str) -> Any:
+    return _fail(f"number {text} is not an integer: arbiter files use integers only")
+
+
+def _no_constant(text: str) -> Any:
+    return _fail(f"{text} is not valid JSON: use integers only")
+
+
+def _checked_int(text: str) -> int:
+    if len(text) > 20:
+        _fail("integer is out of range: integers must lie within ±(2^53−1)")
+    value = int(text)
+    if abs(value) > MAX_SAFE_INT:
+        _fail(f"integer {text} is out of range: integers must lie within ±(2^53−1)")
+    return value
+
+
+def depth(value: Any) -> int:
+    """Return the nesting depth of a JSON value (a scalar is 0, ``[]`` is 1)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            level += 1
+            stack.extend((v, level) for v in item.values())
+        elif isinstance(item, list):
+            level += 1
+            stack.extend((v, level) for v in item)
+        deepest = max(deepest, level)
+    return deepest
+
+
+def parse_strict(data: bytes, what: str = "file") -> Any:
+    """Parse bytes as strict JSON or raise ``MalformedInput`` with a one-line reason."""
+    if len(data) > MAX_BYTES:
+        _fail(f"{what} is {len(data)} bytes, over the 1 MiB limit: send a smaller file")
+    if not data.strip():
+        _fail(f"{what} is empty: expected a JSON object")
+    if data.startswith(b"\xef\xbb\xbf"):
+        _fail(f"{what} starts with a byte order mark: save it as UTF-8 without BOM")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        _fail(f"{what} is not valid UTF-8 (byte {exc.start}): save it as UTF-8")
+    # Cheap pre-check so a deeply nested file cannot exhaust the parser's recursion.
+    if _bracket_depth(text) > MAX_DEPTH:
+        _fail(f"{what} nests deeper than {MAX_DEPTH} levels: flatten it")
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_float=_no_float,
+            parse_constant=_no_constant,
+            parse_int=_checked_int,
+        )
+    except json.JSONDecodeError as exc:
+        _fail(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+    except RecursionError:
+        _fail(f"{what} nests deeper than {MAX_DEPTH} levels: flatten it")
+    if depth(value) > MAX_DEPTH:
+        _fail(f"{what} nests deeper than {MAX_DEPTH} levels: flatten it")
+    _check_strings(value, what)
+    return value
+
+
+def _bracket_depth(text: str) -> int:
+    """Return the deepest bracket nesting outside strings (an upper bound of depth)."""
+    level = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            level += 1
+            if level > deepest:
+                deepest = level
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            level -= 1
+    return deepest
+
+
+def _check_strings(value: Any, what: str) -> None:
+    """Reject lone surrogates (``"\\ud800"``): they have no UTF-8 canonical form."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                _fail(f"{what} contains an unpaired surrogate escape: use real characters")
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def canonical(value: Any) -> bytes:
+    """Return the RFC 8785 canonical bytes of a JSON value."""
+    return rfc8785.dumps(value)
+
+
+def sha256_hex(data: bytes) -> str:
+    """Return ``sha256:<hex>`` of raw bytes."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def digest(value: Any) -> str:
+    """Return ``sha256:<hex>`` of a value's canonical bytes."""
+    return sha256_hex(canonical(value))
+
+
+def pretty(value: Any) -> bytes:
+    """Return the stable human-readable form used for every file arbiter writes.
+
+    Keys are sorted and the indentation fixed so the same value always gives the same
+    bytes (published files are compared byte for byte by ``arbiter verify``).
+    """
+    return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()

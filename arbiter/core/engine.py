@@ -1,0 +1,207 @@
+"""The engine protocol: one small, identical shape for every game (DESIGN.md).
+
+Engines import ``arbiter.core`` only, and the core never imports an engine: the
+registry maps names to engines. State is the engine's own plain data; everything that
+crosses the boundary (actions, views, events, outcomes) is JSON-able with integers only.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from arbiter.core.errors import IllegalAction, SchemaViolation
+from arbiter.core.rng import Rng
+
+JSON = Any
+Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One ``--option K=V`` an engine accepts."""
+
+    name: str
+    description: str
+    default: str
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    """What ``arbiter games`` shows and what the referee checks before setup."""
+
+    name: str
+    title: str
+    version: str
+    min_seats: int
+    max_seats: int
+    hidden_information: bool = True
+    chance: bool = True
+    options: tuple[OptionInfo, ...] = ()
+    notes: tuple[str, ...] = ()
+    """Plain warnings for users, e.g. that a card table is provisional."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who must decide now and what kind of decision is expected (all public)."""
+
+    seat: str
+    kind: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "detail": dict(self.detail)}
+
+
+@dataclass
+class Event:
+    """Something that happened, narrated per viewer by ``Engine.describe``.
+
+    ``data`` may hold hidden details (a drawn card); only ``describe`` decides who reads
+    them. ``barrier`` marks events that reveal something new to the acting seat (a card
+    turned up, an opponent's reveal): a batch must stop after the action that caused one.
+    """
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    barrier: bool = False
+
+
+@dataclass
+class Outcome:
+    """The result: scores with a breakdown, the ranking with ties, the winners."""
+
+    scores: dict[str, int]
+    ranking: list[list[str]]
+    breakdown: dict[str, dict[str, int]] = field(default_factory=dict)
+    tiebreak: str | None = None
+
+    @property
+    def winners(self) -> list[str]:
+        return list(self.ranking[0]) if self.ranking else []
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": dict(self.scores),
+            "ranking": [list(group) for group in self.ranking],
+            "winners": self.winners,
+            "breakdown": {seat: dict(parts) for seat, parts in self.breakdown.items()},
+            "tiebreak": self.tiebreak,
+        }
+
+
+def rank_by_score(scores: Mapping[str, int], seat_order: list[str]) -> list[list[str]]:
+    """Group seats by descending score; ties share a place, in seat order."""
+    groups: dict[int, list[str]] = {}
+    for seat in seat_order:
+        groups.setdefault(scores[seat], []).append(seat)
+    return [groups[score] for score in sorted(groups, reverse=True)]
+
+
+class Engine(ABC):
+    """Base class of every game engine; subclasses fill in the abstract methods.
+
+    ``apply`` may assume ``check`` passed and mutates ``state`` in place. Every method is
+    deterministic: randomness comes only from the ``Rng`` passed in.
+    """
+
+    info: ClassVar[EngineInfo]
+
+    # -- options -------------------------------------------------------------------
+    def parse_options(self, raw: Mapping[str, str]) -> dict[str, Any]:
+        """Turn ``--option K=V`` strings into the JSON options stored in the manifest.
+
+        Anything a replay needs (e.g. a loaded card table) must be embedded, not referred
+        to by path. Raise ``UsageError`` for an unknown or bad option.
+        """
+        from arbiter.core.errors import UsageError
+
+        known = {o.name for o in self.info.options}
+        for key in raw:
+            if key not in known:
+                names = ", ".join(sorted(known)) or "none"
+                raise UsageError(f"unknown option {key!r} for {self.info.name} (options: {names})")
+        return {o.name: raw.get(o.name, o.default) for o in self.info.options}
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Raise ``SchemaViolation`` if manifest options are not ones this engine made."""
+        known = {o.name for o in self.info.options}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise SchemaViolation(f"manifest has unknown options {unknown} for {self.info.name}")
+
+    # -- the game ------------------------------------------------------------------
+    @abstractmethod
+    def setup(self, options: Mapping[str, Any], seats: list[str], rng: Rng) -> tuple[Any, list[Event]]:
+        """Return the initial state and the setup events."""
+
+    @abstractmethod
+    def prompt(self, state: Any) -> Prompt | None:
+        """Return who must decide now; ``None`` once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any, seat: str) -> list[Action]:
+        """Return the seat's legal decisions now (finite, small; [] if not its turn)."""
+
+    @abstractmethod
+    def check(self, state: Any, seat: str, action: Action) -> None:
+        """Raise ``IllegalAction`` (with the rule it breaks) unless the decision is legal.
+
+        The message may only use what ``seat`` can see.
+        """
+
+    @abstractmethod
+    def apply(self, state: Any, seat: str, action: Action, rng: Rng) -> list[Event]:
+        """Apply a checked decision in place and return what happened."""
+
+    @abstractmethod
+    def view(self, state: Any, seat: str | None) -> dict[str, Any]:
+        """Return what ``seat`` may know (``None``: a spectator)."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None:
+        """Return the final result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def describe(self, event: Event, viewer: str | None) -> str | None:
+        """Return the log line ``viewer`` reads for ``event`` (``None``: nothing to say)."""
+
+    @abstractmethod
+    def action_schema(self) -> dict[str, Any]:
+        """Return the JSON Schema of one decision (a tagged union on ``kind``)."""
+
+    # -- state as data -------------------------------------------------------------
+    @abstractmethod
+    def encode(self, state: Any) -> JSON:
+        """Return the state as plain JSON data (no floats, no sets)."""
+
+    @abstractmethod
+    def decode(self, data: JSON) -> Any:
+        """Rebuild a state from ``encode``'s output."""
+
+    # -- tests and tools -----------------------------------------------------------
+    @abstractmethod
+    def resample(self, state: Any, seat: str, rng: Rng) -> Any:
+        """Return a copy with everything ``seat`` cannot see redrawn consistently.
+
+        Used by the resample leak test: the seat's view must not change.
+        """
+
+    def invariants(self, state: Any) -> None:
+        """Raise ``AssertionError`` if the state breaks a conservation rule."""
+
+    def label(self, action: Action) -> str:
+        """Return a short human label for a decision (``arbiter moves``)."""
+        parts = [f"{k}={v}" for k, v in sorted(action.items()) if k != "kind"]
+        return " ".join([str(action.get("kind", "?"))] + parts)
+
+    def render(self, view: Mapping[str, Any], seat: str | None) -> list[str]:
+        """Return readable lines for ``arbiter show`` (default: none, a generic tree is used)."""
+        return []
+
+
+def reject(message: str, rule: str | None = None) -> IllegalAction:
+    """Build the error ``check`` raises; ``rule`` cites the rule or ruling."""
+    return IllegalAction(message, rule=rule)
