@@ -1,0 +1,96 @@
+"""Play a whole game through the real path: keys, game, joins, signed move files, reveal.
+
+Used by ``arbiter demo``, the end-to-end tests and the benchmarks. Each bot reads only its
+own state file (as a player would), picks a legal decision, signs a move file and submits
+it to the referee.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from arbiter.core.canonical import pretty
+from arbiter.core.gamedir import GameDir, atomic_write
+from arbiter.core.rng import Rng
+
+SEAT_NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
+
+
+@dataclass
+class SelfPlay:
+    """Where a self-played game lives and how it went."""
+
+    root: Path
+    game: Path
+    keys: Path
+    moves: Path
+    seats: list[str]
+    files: int = 0
+    decisions: int = 0
+    status: str = ""
+    winners: list[str] = field(default_factory=list)
+
+
+def _derive(seed: str, label: str) -> bytes:
+    return hashlib.sha256(f"arbiter-demo/1\x00{seed}\x00{label}".encode()).digest()
+
+
+def play(
+    root: Path,
+    engine_name: str,
+    players: int,
+    seed: str,
+    *,
+    options: dict[str, str] | None = None,
+    created: str = "2026-01-01T00:00:00Z",
+    progress: Callable[[int], None] | None = None,
+    max_files: int = 100_000,
+) -> SelfPlay:
+    """Create ``root/{keys,game,moves}`` and play a full game with random bots.
+
+    The referee's secret, the join entropies and the bots' choices all derive from
+    ``seed``, so the same seed plays the same game.
+    """
+    from arbiter.core.player import load_state, make_join, make_move
+    from arbiter.core.referee import new_game, reveal, submit
+    from arbiter.core.signing import keygen
+
+    seats = list(SEAT_NAMES[:players])
+    run = SelfPlay(root, root / "game", root / "keys", root / "moves", seats)
+    for seat in seats:
+        keygen(seat, run.keys)
+    pairs = [(seat, str(run.keys / f"{seat}.pub")) for seat in seats]
+    game_id = "demo-" + hashlib.sha256(f"{engine_name}:{seed}".encode()).hexdigest()[:12]
+    new_game(run.game, engine_name, pairs, options or {}, join=True, created=created,
+             secret=_derive(seed, "secret"), game_id=game_id)
+    gd = GameDir(run.game)
+
+    def send(path: Path, obj: dict) -> None:
+        atomic_write(path, pretty(obj))
+        submit(run.game, path.read_bytes(), path.name)
+        run.files += 1
+
+    for seat in seats:
+        join = make_join(gd.manifest, seat, run.keys / seat, entropy=_derive(seed, f"join:{seat}"))
+        send(run.moves / f"join-{seat}.json", join)
+    choices = Rng(_derive(seed, "bots"))
+    while run.files < max_files:
+        public = load_state(gd.public_state)
+        if public["status"] != "playing":
+            break
+        seat = public["prompt"]["seat"]
+        state = load_state(gd.seat_state(seat))
+        action = choices.choice(state["legal"])
+        move = make_move(state, run.keys / seat, [action])
+        send(run.moves / f"{state['seq'] + 1:05d}-{seat}.json", move)
+        run.decisions += 1
+        if progress is not None:
+            progress(run.decisions)
+    reveal(run.game)
+    final = load_state(gd.public_state)
+    run.status = final["status"]
+    run.winners = final["outcome"]["winners"] if final["outcome"] else []
+    return run

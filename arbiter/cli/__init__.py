@@ -1,0 +1,1 @@
+"""The command line: thin Typer commands, one module per group of commands."""

@@ -1,0 +1,107 @@
+"""Read-only commands anyone can run: ``status``, ``verify``, ``games``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from arbiter.cli.output import Output
+
+
+def status(
+    folder: Path = typer.Argument(..., help="Game folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Show a game's status from its public files."""
+    from arbiter.core.gamedir import GameDir
+    from arbiter.core.ledger import read_json
+    from arbiter.core.schemas import validate
+
+    out = Output(as_json)
+    gd = GameDir(folder)
+    gd.require()
+    manifest = read_json(gd.manifest, "game.json")
+    state = read_json(gd.public_state, "public/state.json")
+    validate("state", state, "public/state.json")
+    info = {
+        "game": manifest.get("game"),
+        "engine": state["engine"],
+        "seats": state["seats"],
+        "status": state["status"],
+        "seq": state["seq"],
+        "head": state["head"],
+        "waiting_for": state["waiting_for"],
+        "prompt": state["prompt"],
+        "revealed": gd.reveal_record.is_file(),
+        "winners": state["outcome"]["winners"] if state["outcome"] else None,
+    }
+    if as_json:
+        out.json(info)
+        return
+    out.line(f"game {info['game']} · {state['engine']['name']} {state['engine']['version']} · seats {', '.join(state['seats'])}")
+    out.line(f"status: {state['status']} after entry #{state['seq']} (head {state['head'][:19]}…)")
+    if state["status"] == "joining":
+        out.line(f"waiting for joins from: {', '.join(state['waiting_for'])}")
+    elif state["prompt"] is not None:
+        out.line(f"waiting for {state['prompt']['seat']}: {state['prompt']['kind']}")
+    if info["winners"]:
+        out.line(f"winners: {', '.join(info['winners'])}")
+    out.line("revealed: yes — run `arbiter verify` to replay" if info["revealed"] else "revealed: not yet")
+
+
+def verify(
+    folder: Path = typer.Argument(..., help="Game folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Check a game folder; after reveal, replay it and compare every published byte."""
+    from arbiter.core.replay import verify as check
+
+    out = Output(as_json)
+    report = check(folder)
+    if as_json:
+        out.json({
+            "ok": True, "game": report.game, "revealed": report.revealed, "replayed": report.replayed,
+            "entries": report.entries, "decisions": report.decisions, "signatures": report.signatures,
+            "status": report.status, "checks": report.checks,
+        })
+        return
+    for check_line in report.checks:
+        out.line(f"ok  {check_line}")
+    what = "replayed and every published byte matches" if report.replayed else "public files consistent"
+    out.line(f"verified game {report.game}: {what}")
+
+
+def games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """List the game engines, their seat ranges and options."""
+    from arbiter.core import registry
+
+    out = Output(as_json)
+    rows = []
+    for name in registry.names():
+        info = registry.get(name).info
+        rows.append({
+            "name": info.name, "title": info.title, "version": info.version,
+            "seats": [info.min_seats, info.max_seats],
+            "options": [{"name": o.name, "default": o.default, "description": o.description} for o in info.options],
+            "notes": list(info.notes),
+        })
+    if as_json:
+        out.json(rows)
+        return
+    if not rows:
+        out.line("no game engines installed")
+        return
+    table_rows = []
+    for row in rows:
+        options = "; ".join(f"{o['name']}={o['default']}: {o['description']}" for o in row["options"]) or "—"
+        notes = " ".join(row["notes"])
+        table_rows.append([row["name"], f"{row['title']} {row['version']}",
+                           f"{row['seats'][0]}–{row['seats'][1]}", options, notes])
+    out.table("Game engines", ["name", "game", "seats", "options", "notes"], table_rows)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("status")(status)
+    app.command("verify")(verify)
+    app.command("games")(games)

@@ -1,0 +1,34 @@
+"""Key commands: ``keygen`` and ``signed-bytes``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+
+def keygen(
+    name: str = typer.Argument(..., help="Key name: writes NAME and NAME.pub."),
+    directory: Path = typer.Option(Path("."), "--dir", "-d", help="Folder for the key files."),
+) -> None:
+    """Write a new OpenSSH Ed25519 key pair (unencrypted; protect the file)."""
+    from arbiter.core.signing import keygen as make
+
+    private, public = make(name, directory)
+    typer.echo(f"private key: {private}")
+    typer.echo(f"public key:  {public}")
+
+
+def signed_bytes(file: Path = typer.Argument(..., help="A join or move file.")) -> None:
+    """Print the exact bytes a join or move file's signature covers."""
+    from arbiter.core.ledger import read_json
+    from arbiter.core.signing import signed_bytes as compute
+
+    sys.stdout.buffer.write(compute(read_json(file, str(file))))
+    sys.stdout.buffer.flush()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("keygen")(keygen)
+    app.command("signed-bytes")(signed_bytes)

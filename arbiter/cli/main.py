@@ -1,0 +1,35 @@
+"""The ``arbiter`` command: assemble the command groups and map errors to exit codes."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from arbiter.cli import demo, inspect, keys, player, referee
+from arbiter.core.errors import ArbiterError
+
+app = typer.Typer(
+    name="arbiter",
+    help="Referee board games played by signed JSON move files; anyone can verify the result.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode=None,
+)
+
+for group in (keys, referee, player, inspect, demo):
+    group.register(app)
+
+
+def run(argv: list[str] | None = None) -> None:
+    """Run the CLI; exit with the documented code of any domain error."""
+    from arbiter.cli.output import error, interrupted
+
+    try:
+        app(args=argv, prog_name="arbiter")
+    except ArbiterError as exc:
+        sys.exit(error(exc))
+    except KeyboardInterrupt:
+        sys.exit(interrupted())

@@ -1,0 +1,113 @@
+"""Referee commands: ``new``, ``submit``, ``reveal``."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from arbiter.cli.output import Output
+
+
+def _pairs(values: list[str], what: str) -> list[tuple[str, str]]:
+    from arbiter.core.errors import UsageError
+
+    out = []
+    for value in values:
+        key, sep, rest = value.partition("=")
+        if not sep or not key or not rest:
+            raise UsageError(f"{what} {value!r} must look like NAME=VALUE")
+        out.append((key.strip(), rest.strip()))
+    return out
+
+
+def now_utc() -> str:
+    """Return the current UTC time (the CLI edge is the only place that reads the clock)."""
+    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def new(
+    folder: Path = typer.Argument(..., help="New game folder to create."),
+    game: str = typer.Option(..., "--game", "-g", help="Engine name (see `arbiter games`)."),
+    seat: list[str] = typer.Option(..., "--seat", "-s", help="NAME=PUBKEY (a .pub path or key line), in turn order."),
+    option: list[str] = typer.Option([], "--option", "-o", help="Engine option K=V (repeatable)."),
+    no_join: bool = typer.Option(False, "--no-join", help="Skip join files: the referee's secret alone seeds the game."),
+    game_id: Optional[str] = typer.Option(None, "--id", help="Game id (default: the folder name)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Create a game folder; publish only a commitment to the secret seed."""
+    from arbiter.core.referee import new_game
+
+    out = Output(as_json)
+    manifest = new_game(
+        folder, game, _pairs(seat, "--seat"), dict(_pairs(option, "--option")),
+        join=not no_join, game_id=game_id, created=now_utc(),
+    )
+    if as_json:
+        out.json({"game": manifest["game"], "folder": str(folder), "commitment": manifest["commitment"]})
+        return
+    out.line(f"created game {manifest['game']} in {folder}")
+    out.line(f"seed commitment: {manifest['commitment']}")
+    if manifest["join"]:
+        out.line("next: each player runs `arbiter join "
+                 f"{folder / 'game.json'} --seat NAME --key KEY -o join.json` and sends the file")
+    else:
+        out.line(f"next: players read {folder / 'players'}/<seat>/state.json and send moves")
+
+
+def submit(
+    folder: Path = typer.Argument(..., help="Game folder."),
+    files: list[Path] = typer.Argument(..., help="Join or move files, applied in order."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Judge join and move files in order; stop at the first rejection."""
+    from arbiter.core.errors import NotReady
+    from arbiter.core.referee import submit as judge
+
+    out = Output(as_json)
+    results = []
+    for file in files:
+        try:
+            data = file.read_bytes()
+        except FileNotFoundError:
+            raise NotReady(f"{file} not found: check the path") from None
+        accepted = judge(folder, data, file.name)
+        results.append({
+            "file": str(file), "seq": accepted.seq, "kind": accepted.kind, "seat": accepted.seat,
+            "head": accepted.head, "summary": accepted.summary, "status": accepted.status,
+            "waiting_for": accepted.waiting_for,
+        })
+        out.line(f"accepted {file.name} as entry #{accepted.seq} ({accepted.kind} by {accepted.seat})")
+        for text in accepted.summary:
+            out.line(f"  {text}")
+    if as_json:
+        out.json(results)
+    elif results:
+        last = results[-1]
+        waiting = ", ".join(last["waiting_for"]) or "nobody"
+        out.line(f"game is {last['status']}; waiting for {waiting}")
+
+
+def reveal(
+    folder: Path = typer.Argument(..., help="Game folder."),
+    force: bool = typer.Option(False, "--force", help="Reveal before the end (recorded in every log)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Publish the secret and every signed file so anyone can replay the game."""
+    from arbiter.core.referee import reveal as publish
+
+    out = Output(as_json)
+    record = publish(folder, force=force)
+    if as_json:
+        out.json({"game": record["game"], "forced": record["forced"], "head": record["head"]})
+        return
+    out.line(f"revealed game {record['game']}{' (forced, before the end)' if record['forced'] else ''}")
+    out.line(f"anyone can now check every byte: arbiter verify {folder}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("new")(new)
+    app.command("submit")(submit)
+    app.command("reveal")(reveal)

@@ -1,0 +1,100 @@
+"""The public hash chain: one line per accepted file, each citing the previous line.
+
+Entry 0 (genesis) records the manifest's digest, so editing ``game.json`` after creation
+breaks the chain. An entry's ``hash`` is the digest of the entry without ``hash``; the
+newest hash is the head that move files sign against.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+from arbiter.core.canonical import canonical, digest, parse_strict
+from arbiter.core.errors import ArbiterError, Tampered
+from arbiter.core.formats import CHAIN_FORMAT
+from arbiter.core.schemas import validate
+
+
+def make_entry(
+    seq: int, kind: str, seat: str | None, prev: str | None, file_digest: str, summary: list[str]
+) -> dict[str, Any]:
+    """Return a chain entry with its hash filled in."""
+    entry: dict[str, Any] = {
+        "format": CHAIN_FORMAT,
+        "seq": seq,
+        "kind": kind,
+        "seat": seat,
+        "prev": prev,
+        "digest": file_digest,
+        "summary": summary,
+    }
+    entry["hash"] = digest(entry)
+    return entry
+
+
+def line(entry: dict[str, Any]) -> bytes:
+    """Return the entry as one ``chain.jsonl`` line: canonical JSON and a newline."""
+    return canonical(entry) + b"\n"
+
+
+_DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+_SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+_KEYS = ("digest", "format", "hash", "kind", "prev", "seat", "seq", "summary")
+
+
+def _well_formed(entry: Any) -> bool:
+    """Check an entry's shape quickly (the JSON Schema explains any failure)."""
+    return (
+        isinstance(entry, dict)
+        and tuple(sorted(entry)) == _KEYS
+        and entry["format"] == CHAIN_FORMAT
+        and type(entry["seq"]) is int
+        and entry["seq"] >= 0
+        and entry["kind"] in ("genesis", "join", "move")
+        and (entry["seat"] is None or (isinstance(entry["seat"], str) and _SEAT.fullmatch(entry["seat"]) is not None))
+        and (entry["prev"] is None or (isinstance(entry["prev"], str) and _DIGEST.fullmatch(entry["prev"]) is not None))
+        and isinstance(entry["digest"], str)
+        and _DIGEST.fullmatch(entry["digest"]) is not None
+        and isinstance(entry["hash"], str)
+        and _DIGEST.fullmatch(entry["hash"]) is not None
+        and isinstance(entry["summary"], list)
+        and all(isinstance(text, str) for text in entry["summary"])
+    )
+
+
+def iter_chain(path: Path, manifest_digest: str) -> Iterator[dict[str, Any]]:
+    """Yield validated entries one at a time, checking every link (streams the file).
+
+    Raises ``Tampered`` naming the first bad entry.
+    """
+    prev: str | None = None
+    with open(path, "rb") as handle:
+        for seq, raw in enumerate(handle):
+            try:
+                entry = parse_strict(raw, f"chain entry {seq}")
+                if not _well_formed(entry):
+                    validate("chain-entry", entry, f"chain entry {seq}")
+            except ArbiterError as exc:
+                raise Tampered(f"chain entry {seq} is damaged ({exc.message})") from None
+            if raw != line(entry):
+                raise Tampered(f"chain entry {seq} is not in canonical form: the line was edited")
+            if entry["seq"] != seq:
+                raise Tampered(f"chain entry {seq} carries seq {entry['seq']}: lines were reordered")
+            expected_hash = digest({k: v for k, v in entry.items() if k != "hash"})
+            if entry["hash"] != expected_hash:
+                raise Tampered(f"chain entry {seq} was altered: its hash does not match its content")
+            if entry["prev"] != prev:
+                raise Tampered(f"chain entry {seq} does not link to entry {seq - 1}")
+            if seq == 0:
+                if entry["kind"] != "genesis":
+                    raise Tampered("chain entry 0 is not the genesis entry")
+                if entry["digest"] != manifest_digest:
+                    raise Tampered("game.json was changed after the game was created (genesis digest differs)")
+            elif entry["kind"] == "genesis":
+                raise Tampered(f"chain entry {seq} claims to be a second genesis entry")
+            prev = entry["hash"]
+            yield entry
+    if prev is None:
+        raise Tampered("chain.jsonl is empty: the genesis entry is missing")

@@ -1,0 +1,79 @@
+"""Read a game folder's records: manifest, chain and signed files, each checked on the way in.
+
+Shared by the referee (which also holds the secret) and ``arbiter verify``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from arbiter.core import registry
+from arbiter.core.canonical import digest, parse_strict
+from arbiter.core.engine import Engine
+from arbiter.core.errors import ArbiterError, NotReady, SchemaViolation, Tampered
+from arbiter.core.gamedir import GameDir
+from arbiter.core.schemas import validate
+
+FILE_KINDS = {"arbiter.join/1": "join", "arbiter.move/1": "move"}
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Read and strictly parse a JSON file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise NotReady(f"{what} not found at {path}: check the path") from None
+    return parse_strict(data, what)
+
+
+def load_manifest(gd: GameDir) -> tuple[dict[str, Any], str, Engine]:
+    """Return the validated manifest, its digest and its engine."""
+    gd.require()
+    manifest = read_json(gd.manifest, "game.json")
+    try:
+        validate("manifest", manifest, "game.json")
+    except SchemaViolation as exc:
+        raise Tampered(f"{exc.message} (was game.json edited?)") from None
+    engine = registry.get(manifest["engine"]["name"])
+    if engine.info.version != manifest["engine"]["version"]:
+        raise NotReady(
+            f"this game needs {engine.info.name} {manifest['engine']['version']} but arbiter has "
+            f"{engine.info.version}: install the arbiter release the game was created with"
+        )
+    engine.check_options(manifest["options"])
+    return manifest, digest(manifest), engine
+
+
+def seat_keys(manifest: dict[str, Any]) -> dict[str, str]:
+    """Return the public key of every seat."""
+    return {s["seat"]: s["key"] for s in manifest["seats"]}
+
+
+def classify(obj: Any, what: str) -> str:
+    """Return ``"join"`` or ``"move"`` for a submitted object, else raise ``SchemaViolation``."""
+    if not isinstance(obj, dict):
+        raise SchemaViolation(f"{what}: expected a JSON object (a join or move file)")
+    kind = FILE_KINDS.get(obj.get("format"))  # type: ignore[arg-type]
+    if kind is None:
+        raise SchemaViolation(
+            f"{what}: format {obj.get('format')!r} is not a join or move file "
+            "(expected arbiter.join/1 or arbiter.move/1)"
+        )
+    validate(kind, obj, what)
+    return kind
+
+
+def read_record(path: Path, seq: int, expected: str) -> dict[str, Any]:
+    """Read accepted file ``seq`` and check it is the one the chain recorded."""
+    try:
+        obj = parse_strict(path.read_bytes(), f"signed file {seq}")
+    except FileNotFoundError:
+        raise Tampered(f"signed file of chain entry {seq} is missing ({path})") from None
+    except ArbiterError as exc:
+        raise Tampered(f"signed file of chain entry {seq} is damaged: {exc.message}") from None
+    if digest(obj) != expected:
+        raise Tampered(f"signed file of chain entry {seq} does not match its chain digest")
+    if not isinstance(obj, dict):
+        raise Tampered(f"signed file of chain entry {seq} is not an object")
+    return obj

@@ -1,0 +1,105 @@
+"""The player's side: join a game, read a state file, build and sign a move.
+
+Needs no referee secret: a state file carries the head to sign against and the seat's
+legal decisions.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from arbiter.core.canonical import digest, parse_strict
+from arbiter.core.errors import ArbiterError, SchemaViolation, UnknownSeat, UsageError
+from arbiter.core.ledger import read_json
+from arbiter.core.formats import JOIN_FORMAT, MOVE_FORMAT
+from arbiter.core.schemas import validate
+
+
+def load_state(path: Path) -> dict[str, Any]:
+    """Read and validate a state file."""
+    state = read_json(path, "state file")
+    validate("state", state, str(path))
+    return dict(state)
+
+
+def _check_key(key: Path, expected: str, seat: str) -> None:
+    """Fail early, before signing, when the key is not the seat's."""
+    from arbiter.core.signing import read_public_key
+
+    pub = key if key.suffix == ".pub" else key.with_name(key.name + ".pub")
+    if pub.is_file():
+        mine = read_public_key(str(pub)).split()[:2]
+        if mine != expected.split()[:2]:
+            raise UsageError(f"{pub} is not the key registered for seat {seat}: use that seat's key")
+
+
+def make_join(manifest_path: Path, seat: str, key: Path, entropy: bytes | None = None) -> dict[str, Any]:
+    """Return a signed join file for ``seat`` with 32 bytes of fresh entropy."""
+    from arbiter.core.signing import NAMESPACE_JOIN, sign
+
+    manifest = read_json(manifest_path, "game.json")
+    validate("manifest", manifest, str(manifest_path))
+    keys = {s["seat"]: s["key"] for s in manifest["seats"]}
+    if seat not in keys:
+        raise UnknownSeat(f"seat {seat!r} is not in game {manifest['game']} (seats: {', '.join(keys)})")
+    if not manifest["join"]:
+        raise UsageError("this game was created with --no-join: it needs no join files")
+    _check_key(key, keys[seat], seat)
+    join = {
+        "format": JOIN_FORMAT,
+        "game": manifest["game"],
+        "seat": seat,
+        "manifest": digest(manifest),
+        "entropy": (entropy if entropy is not None else os.urandom(32)).hex(),
+    }
+    join["signature"] = sign(join, key, NAMESPACE_JOIN)
+    return join
+
+
+def parse_actions(texts: list[str]) -> list[dict[str, Any]]:
+    """Parse ``--action JSON`` values; each must be an object with a ``kind``."""
+    actions = []
+    for index, text in enumerate(texts, start=1):
+        try:
+            action = parse_strict(text.encode(), f"--action {index}")
+        except ArbiterError as exc:
+            raise UsageError(exc.message) from None
+        if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+            raise UsageError(f"--action {index} must be a JSON object with a \"kind\", e.g. '{{\"kind\": \"pass\"}}'")
+        actions.append(action)
+    if not actions:
+        raise UsageError("give at least one --action (see `arbiter moves STATEFILE`)")
+    return actions
+
+
+def make_move(state: dict[str, Any], key: Path, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return a move file signed against the head recorded in ``state``."""
+    from arbiter.core.signing import NAMESPACE_MOVE, sign
+
+    seat = state.get("seat")
+    if seat is None:
+        raise SchemaViolation("this is the public state file: use your own players/<seat>/state.json")
+    move = {
+        "format": MOVE_FORMAT,
+        "game": state["game"],
+        "seat": seat,
+        "after": state["head"],
+        "actions": actions,
+    }
+    move["signature"] = sign(move, key, NAMESPACE_MOVE)
+    validate("move", move, "move file")
+    return move
+
+
+def first_action_warning(state: dict[str, Any], actions: list[dict[str, Any]]) -> str | None:
+    """Return a warning when the move cannot be right given the state file."""
+    if state["status"] != "playing":
+        return f"the game is {state['status']}: the referee will refuse this move"
+    if state["legal"] is None:
+        prompt = state["prompt"]
+        return f"it is {prompt['seat']}'s turn, not yours: the referee will refuse this move"
+    if actions[0] not in state["legal"]:
+        return "the first action is not among your listed legal decisions (see `arbiter moves`)"
+    return None

@@ -1,0 +1,124 @@
+"""Replay an accepted game and write every published file from it.
+
+``rebuild`` turns the chain and the referee's signed files back into a live ``Table`` and
+the log lines of every entry; ``outputs`` turns those into the bytes of each published
+file. The referee writes them; ``arbiter verify`` recomputes and compares them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from arbiter.core import views
+from arbiter.core.chain import iter_chain
+from arbiter.core.engine import Engine
+from arbiter.core.gamedir import GameDir, atomic_write, fsync_dir
+from arbiter.core.ledger import read_record
+from arbiter.core.table import EntryLines, Table
+
+
+@dataclass
+class Rebuilt:
+    """A replayed game: the live table, the chain, and every entry's log lines."""
+
+    table: Table
+    chain: list[dict[str, Any]]
+    lines: list[EntryLines]
+
+    @property
+    def head(self) -> str:
+        return str(self.chain[-1]["hash"])
+
+    @property
+    def seq(self) -> int:
+        return len(self.chain) - 1
+
+
+def apply_record(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
+    """Apply one accepted join or move file to the table."""
+    if record["format"] == "arbiter.join/1":
+        return table.join(record["seat"], bytes.fromhex(record["entropy"]))
+    return table.move(seq, record["seat"], list(record["actions"]))
+
+
+def rebuild(
+    gd: GameDir,
+    manifest: dict[str, Any],
+    manifest_digest: str,
+    engine: Engine,
+    secret: bytes,
+    record_path: Callable[[int], Path],
+) -> Rebuilt:
+    """Replay every chain entry from the signed files at ``record_path(seq)``."""
+    table = Table(manifest, engine, secret)
+    chain: list[dict[str, Any]] = []
+    lines: list[EntryLines] = []
+    for entry in iter_chain(gd.chain, manifest_digest):
+        seq = entry["seq"]
+        if seq == 0:
+            produced = table.genesis()
+        else:
+            produced = apply_record(table, seq, read_record(record_path(seq), seq, entry["digest"]))
+        chain.append(entry)
+        lines.append(produced)
+    return Rebuilt(table, chain, lines)
+
+
+def log_lines(
+    manifest: dict[str, Any],
+    title: str,
+    seat: str | None,
+    entries: Iterable[tuple[int, EntryLines]],
+    outcome: dict[str, Any] | None,
+    reveal: dict[str, Any] | None,
+) -> list[str]:
+    """Return every line of one reader's log."""
+    out = views.log_header(manifest, title, seat)
+    for seq, lines in entries:
+        out += views.log_entry(seq, lines.public if seat is None else lines.seats.get(seat, []))
+    out += views.log_footer(outcome, reveal)
+    return out
+
+
+def outputs(
+    gd: GameDir,
+    manifest: dict[str, Any],
+    table: Table,
+    lines: list[EntryLines],
+    seq: int,
+    head: str,
+    reveal: dict[str, Any] | None,
+) -> dict[Path, bytes]:
+    """Return the bytes of every published view and log."""
+    title = table.engine.info.title
+    outcome = table.engine.outcome(table.state) if table.over else None
+    outcome_json = outcome.to_json() if outcome is not None else None
+    numbered = list(enumerate(lines))
+    files: dict[Path, bytes] = {
+        gd.public_state: views.state_bytes(table, None, seq, head),
+        gd.public_log: views.render_log(log_lines(manifest, title, None, numbered, outcome_json, reveal)),
+    }
+    for seat in table.seats:
+        files[gd.seat_state(seat)] = views.state_bytes(table, seat, seq, head)
+        files[gd.seat_log(seat)] = views.render_log(
+            log_lines(manifest, title, seat, numbered, outcome_json, reveal)
+        )
+    return files
+
+
+def write_all(files: dict[Path, bytes]) -> None:
+    """Write each file atomically, skipping unchanged ones; sync each folder once."""
+    folders: list[Path] = []
+    for path, data in files.items():
+        try:
+            if path.read_bytes() == data:
+                continue
+        except FileNotFoundError:
+            pass
+        atomic_write(path, data, sync_dir=False)
+        if path.parent not in folders:
+            folders.append(path.parent)
+    for folder in folders:
+        fsync_dir(folder)

@@ -1,0 +1,209 @@
+"""``arbiter verify``: check a game folder from its public files, and after reveal, replay it.
+
+Before reveal it checks what anyone can: the manifest, every chain link, that the public
+log is exactly the chain's summaries, and that every state file is well formed and at the
+head. After reveal it re-derives the seed from the commitment and the joins, re-checks
+every signature, replays the game from scratch and compares every published byte,
+naming the first entry that differs. The chain is streamed: memory does not grow with
+the length of the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from arbiter.core import chain as chainlib
+from arbiter.core import views
+from arbiter.core.canonical import parse_strict
+from arbiter.core.chain import iter_chain
+from arbiter.core.errors import ArbiterError, VerificationFailed
+from arbiter.core.gamedir import GameDir
+from arbiter.core.ledger import classify, load_manifest, read_record, seat_keys
+from arbiter.core.publish import apply_record
+from arbiter.core.rng import commitment
+from arbiter.core.schemas import validate
+from arbiter.core.table import Table
+
+
+@dataclass
+class Report:
+    """What ``verify`` checked."""
+
+    game: str
+    entries: int = 0
+    decisions: int = 0
+    signatures: int = 0
+    revealed: bool = False
+    replayed: bool = False
+    status: str = "joining"
+    checks: list[str] = field(default_factory=list)
+
+
+class _LogReader:
+    """Compare a published log with regenerated lines, one entry at a time."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            self.handle: IO[str] | None = open(path, encoding="utf-8", newline="\n")
+        except FileNotFoundError:
+            raise VerificationFailed(f"{path} is missing") from None
+
+    def expect(self, lines: list[str], where: str) -> None:
+        assert self.handle is not None
+        for expected in lines:
+            found = self.handle.readline()
+            if found.rstrip("\n") != expected or not found.endswith("\n"):
+                shown = found.rstrip("\n")[:80] or "(end of file)"
+                raise VerificationFailed(f"{self.path} differs {where}: expected {expected[:80]!r}, found {shown!r}")
+
+    def finish(self, where: str) -> None:
+        assert self.handle is not None
+        extra = self.handle.readline()
+        self.handle.close()
+        if extra:
+            raise VerificationFailed(f"{self.path} has extra lines {where}: {extra.rstrip()[:80]!r}")
+
+
+def _fail(message: str) -> VerificationFailed:
+    return VerificationFailed(message)
+
+
+def verify(root: Path) -> Report:
+    """Check everything that can be checked; raise ``VerificationFailed`` at the first problem."""
+    gd = GameDir(root)
+    try:
+        manifest, manifest_digest, engine = load_manifest(gd)
+    except ArbiterError as exc:
+        raise _fail(f"game.json: {exc.message}") from None
+    report = Report(game=manifest["game"])
+    report.revealed = gd.reveal_record.is_file()
+    if report.revealed:
+        _replay(gd, manifest, manifest_digest, engine, report)
+    else:
+        _public_only(gd, manifest, manifest_digest, engine, report)
+    return report
+
+
+def _public_only(gd: GameDir, manifest: dict[str, Any], manifest_digest: str, engine: Any, report: Report) -> None:
+    """Check links, the public log against the chain summaries, and the state files."""
+    title = engine.info.title
+    public_log = _LogReader(gd.public_log)
+    public_log.expect(views.log_header(manifest, title, None), "in its header")
+    head, seq = "", -1
+    try:
+        for entry in iter_chain(gd.chain, manifest_digest):
+            seq, head = entry["seq"], entry["hash"]
+            public_log.expect(views.log_entry(seq, entry["summary"]), f"at entry #{seq}")
+            report.entries += 1
+    except ArbiterError as exc:
+        raise _fail(exc.message) from None
+    report.checks.append(f"chain: {report.entries} entries, every link and hash holds")
+    public = _state(gd.public_state, "public/state.json", head, seq)
+    report.status = public["status"]
+    public_log.expect(views.log_footer(public["outcome"], None), "in its result section")
+    public_log.finish("after the last entry")
+    report.checks.append("public log: exactly the chain's public summaries")
+    for seat in seat_keys(manifest):
+        _state(gd.seat_state(seat), f"players/{seat}/state.json", head, seq)
+    report.checks.append("state files: well formed and at the chain head")
+    report.checks.append("seed and private files not revealed yet: replay possible after `arbiter reveal`")
+
+
+def _state(path: Path, what: str, head: str, seq: int) -> dict[str, Any]:
+    try:
+        state = parse_strict(path.read_bytes(), what)
+        validate("state", state, what)
+    except FileNotFoundError:
+        raise _fail(f"{what} is missing") from None
+    except ArbiterError as exc:
+        raise _fail(exc.message) from None
+    if state["head"] != head or state["seq"] != seq:
+        raise _fail(f"{what} is at entry #{state['seq']}, not at the chain head #{seq}")
+    return dict(state)
+
+
+def _replay(gd: GameDir, manifest: dict[str, Any], manifest_digest: str, engine: Any, report: Report) -> None:
+    """Re-derive, re-check and replay everything, comparing each published byte."""
+    from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE, verify as verify_signature
+
+    try:
+        record = parse_strict(gd.reveal_record.read_bytes(), "reveal/reveal.json")
+        validate("reveal", record, "reveal/reveal.json")
+    except ArbiterError as exc:
+        raise _fail(exc.message) from None
+    secret = bytes.fromhex(record["secret"])
+    if commitment(secret) != manifest["commitment"]:
+        raise _fail("the revealed secret does not match the commitment published in game.json")
+    report.checks.append("secret: matches the commitment made before anyone joined")
+    keys = seat_keys(manifest)
+    table = Table(manifest, engine, secret)
+    title = engine.info.title
+    logs = {None: _LogReader(gd.public_log)} | {seat: _LogReader(gd.seat_log(seat)) for seat in table.seats}
+    for seat, reader in logs.items():
+        reader.expect(views.log_header(manifest, title, seat), "in its header")
+    chain_file = open(gd.chain, "rb")
+    head, seq = "", -1
+    try:
+        for entry in iter_chain(gd.chain, manifest_digest):
+            seq = entry["seq"]
+            published = chain_file.readline()
+            try:
+                if seq == 0:
+                    produced = table.genesis()
+                else:
+                    signed = read_record(gd.reveal_file(seq), seq, entry["digest"])
+                    kind = classify(signed, f"reveal/files/{seq:06d}.json")
+                    if kind != entry["kind"] or signed["seat"] != entry["seat"] or signed["game"] != manifest["game"]:
+                        raise _fail(f"entry #{seq}: the signed file does not match its chain entry")
+                    namespace = NAMESPACE_JOIN if kind == "join" else NAMESPACE_MOVE
+                    verify_signature(signed, keys[signed["seat"]], namespace)
+                    report.signatures += 1
+                    if kind == "move" and signed["after"] != head:
+                        raise _fail(f"entry #{seq}: the move was not signed against the head before it")
+                    if kind == "join" and signed["manifest"] != manifest_digest:
+                        raise _fail(f"entry #{seq}: the join was signed for another game.json")
+                    produced = apply_record(table, seq, signed)
+                    if kind == "move":
+                        report.decisions += len(signed["actions"])
+            except VerificationFailed:
+                raise
+            except ArbiterError as exc:
+                raise _fail(f"entry #{seq}: replay rejects it: {exc.message}") from None
+            expected = chainlib.make_entry(seq, entry["kind"], entry["seat"], entry["prev"], entry["digest"], produced.public)
+            if chainlib.line(expected) != published:
+                raise _fail(f"entry #{seq}: the published chain line differs from the replay (its summary)")
+            for seat, reader in logs.items():
+                lines = produced.public if seat is None else produced.seats.get(seat, [])
+                reader.expect(views.log_entry(seq, lines), f"at entry #{seq}")
+            head = entry["hash"]
+            report.entries += 1
+    except ArbiterError as exc:
+        if isinstance(exc, VerificationFailed):
+            raise
+        raise _fail(exc.message) from None
+    finally:
+        chain_file.close()
+    if record["head"] != head:
+        raise _fail("reveal/reveal.json was made at another chain head")
+    report.checks.append(f"signatures: {report.signatures} signed files verify with their seats' keys")
+    report.checks.append(f"replay: {report.entries} entries, {report.decisions} decisions, every chain line identical")
+    outcome = engine.outcome(table.state) if table.over else None
+    outcome_json = outcome.to_json() if outcome is not None else None
+    for seat, reader in logs.items():
+        reader.expect(views.log_footer(outcome_json, dict(record)), "in its result section")
+        reader.finish("after the last entry")
+    report.checks.append("logs: public and every seat's log identical to the replay")
+    for seat in [None, *table.seats]:
+        path = gd.public_state if seat is None else gd.seat_state(seat)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise _fail(f"{path} is missing") from None
+        if data != views.state_bytes(table, seat, seq, head):
+            raise _fail(f"{path} differs from the replay at the final entry #{seq}")
+    report.checks.append("state files: public and every seat's identical to the replay")
+    report.replayed = True
+    report.status = "over" if table.over else ("playing" if table.started else "joining")

@@ -1,0 +1,296 @@
+"""OpenSSH signatures (SSHSIG) over canonical bytes, interchangeable with ``ssh-keygen -Y``.
+
+A signed file is a JSON object whose ``signature`` field holds an armored SSHSIG
+(``-----BEGIN SSH SIGNATURE-----``) over the RFC 8785 bytes of the object *without*
+that field, hash sha512, namespace ``arbiter-move`` or ``arbiter-join``
+(DESIGN.md "Signatures", docs/signing.md). Public keys are handled as normalised
+``"<algo> <base64>"`` lines: the comment is dropped so keys compare as plain strings.
+
+``cryptography`` and ``sshsig`` are imported inside the functions that need them,
+because every CLI command imports this module and most never sign or verify.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from arbiter.core.canonical import canonical
+from arbiter.core.errors import BadSignature, UsageError
+
+NAMESPACE_MOVE = "arbiter-move"
+NAMESPACE_JOIN = "arbiter-join"
+
+# Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
+# manifest and then fail every signature check, so they are refused up front.
+SUPPORTED_KEY_TYPES = ("ssh-ed25519", "ssh-rsa")
+# ssh-keygen -Y verify accepts both; arbiter itself always signs with sha512.
+_HASHES = (b"sha512", b"sha256")
+_KEY_TYPE = re.compile(r"(ssh|ecdsa|sk)-[A-Za-z0-9@.-]+")
+# Principals and namespaces are ssh-keygen patterns: '*', '?', '!', ',' and quotes
+# would change their meaning, and a leading space or quote would break the line.
+_NAME = re.compile(r"[A-Za-z0-9._@+-]+")
+_PRIVATE_HEADER = b"-----BEGIN OPENSSH PRIVATE KEY-----"
+
+
+def signed_bytes(obj: dict[str, Any]) -> bytes:
+    """Return the canonical bytes of ``obj`` without its ``signature`` field."""
+    return canonical({key: value for key, value in obj.items() if key != "signature"})
+
+
+def keygen(name: str, directory: Path, comment: str | None = None) -> tuple[Path, Path]:
+    """Write an unencrypted Ed25519 pair ``name``, ``name.pub`` (comment defaults to name)."""
+    if not name or name in (".", "..") or "/" in name or os.sep in name or name[0] == "-":
+        raise UsageError(f"key name {name!r} is not a plain file name: use a name like 'alice'")
+    directory = Path(directory).expanduser()
+    private_path, public_path = directory / name, directory / f"{name}.pub"
+    for path in (private_path, public_path):
+        if path.exists() or path.is_symlink():
+            raise UsageError(f"{path} already exists: choose another name or move the old key")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create {directory} ({exc.strerror}): choose another directory")
+
+    from cryptography.hazmat.primitives import serialization as ser
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    private = Ed25519PrivateKey.generate()
+    pem = private.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.OpenSSH, ser.NoEncryption())
+    public = private.public_key().public_bytes(ser.Encoding.OpenSSH, ser.PublicFormat.OpenSSH)
+    # A comment spanning lines would break the authorized_keys line.
+    label = " ".join((name if comment is None else comment).split())
+    _write_new(private_path, pem, 0o600)
+    try:
+        _write_new(public_path, public + f" {label}".rstrip().encode() + b"\n", 0o644)
+    except BaseException:
+        private_path.unlink(missing_ok=True)
+        raise
+    return private_path, public_path
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
+    """Create ``path`` with ``mode``, failing if it exists (O_EXCL closes the race)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    except OSError as exc:  # FileExistsError too: another process just made it
+        raise UsageError(f"cannot write {path} ({exc.strerror}): choose another directory")
+    try:
+        os.fchmod(fd, mode)  # the umask must not loosen or tighten what ssh expects
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_public_key(text_or_path: str) -> str:
+    """Return the normalised ``"<algo> <base64>"`` form of a key line or ``.pub`` file."""
+    text = text_or_path.strip()
+    parts = text.split()
+    if len(parts) >= 2 and _KEY_TYPE.fullmatch(parts[0]):
+        return _normalise(text)
+    path = Path(text).expanduser()
+    try:
+        data = path.read_bytes()
+    except OSError:
+        raise UsageError(
+            f"{text[:80]!r} is neither a public key line nor a readable .pub file: "
+            "give 'ssh-ed25519 AAAA...' or the path of KEY.pub"
+        )
+    if b"PRIVATE KEY-----" in data:
+        raise UsageError(f"{path} is a private key: give its public half, {path}.pub")
+    text = data.decode("utf-8", errors="replace")
+    lines = [line for line in text.splitlines() if line.strip()[:1] not in ("", "#")]
+    if not lines:
+        raise UsageError(f"{path} holds no public key: give the .pub file written by keygen")
+    return _normalise(lines[0], f"{path}: ")
+
+
+def _normalise(line: str, where: str = "") -> str:
+    """Parse one ``algo base64 [comment]`` line and return ``algo base64``."""
+    parts = line.split()
+    algo = parts[0] if parts else ""
+    if len(parts) < 2 or not _KEY_TYPE.fullmatch(algo):
+        raise UsageError(f"{where}not an OpenSSH public key: expected 'ssh-ed25519 AAAA...'")
+    if algo not in SUPPORTED_KEY_TYPES:
+        raise UsageError(
+            f"{where}{algo} keys are not supported: use ssh-ed25519 (arbiter keygen) or ssh-rsa"
+        )
+    from sshsig import PublicKey
+
+    try:
+        key = PublicKey.do_from_openssh_str(f"{algo} {parts[1]}")
+    except (ValueError, NotImplementedError) as exc:
+        key = ValueError(exc)
+    if not isinstance(key, PublicKey):
+        raise UsageError(f"{where}the {algo} key is damaged: copy the whole .pub line again")
+    # Re-encoding gives one spelling per key, so manifests compare as strings.
+    return str(key.openssh_str())
+
+
+def sign(obj: dict[str, Any], key: Path, namespace: str) -> str:
+    """Return the armored SSHSIG of ``signed_bytes(obj)``, as ``ssh-keygen -Y sign`` makes it.
+
+    An unencrypted OpenSSH Ed25519 key signs in process. Anything else (a passphrase,
+    another key type, or a ``.pub`` path meaning "the key in ssh-agent") goes through
+    ``ssh-keygen``, which knows how to prompt and talk to the agent.
+    """
+    if not _NAME.fullmatch(namespace):
+        raise UsageError(f"namespace {namespace!r} is invalid: use {NAMESPACE_MOVE!r}")
+    key = Path(key).expanduser()
+    data = signed_bytes(obj)
+    private = _load_ed25519(key)
+    if private is None:
+        return _sign_with_ssh_keygen(data, key, namespace)
+    return _armor(_sshsig_ed25519(private, data, namespace))
+
+
+def _load_ed25519(key: Path) -> Any:
+    """Return the Ed25519 key in ``key`` if it loads without a passphrase, else None."""
+    try:
+        raw = key.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"key file {key} not found: create one with 'arbiter keygen'")
+    except OSError as exc:
+        raise UsageError(f"cannot read key file {key} ({exc.strerror}): check its permissions")
+    if not raw.lstrip().startswith(_PRIVATE_HEADER):
+        return None  # a .pub (agent) or a PEM-format key: ssh-keygen handles both
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import load_ssh_private_key
+
+    try:
+        loaded = load_ssh_private_key(raw, password=None)
+    except (TypeError, ValueError, UnsupportedAlgorithm):
+        return None  # TypeError means passphrase-protected: ssh-keygen will ask for it
+    return loaded if isinstance(loaded, Ed25519PrivateKey) else None
+
+
+def _string(data: bytes) -> bytes:
+    """Encode an SSH wire-format string (uint32 length, then the bytes)."""
+    return struct.pack(">I", len(data)) + data
+
+
+def _to_sign(namespace: bytes, hash_algo: bytes, data: bytes) -> bytes:
+    """Return the PROTOCOL.sshsig message that the key actually signs."""
+    digest = hashlib.new(hash_algo.decode(), data).digest()
+    return b"SSHSIG" + b"".join(map(_string, (namespace, b"", hash_algo, digest)))
+
+
+def _sshsig_ed25519(private: Any, data: bytes, namespace: str) -> bytes:
+    """Build the binary SSHSIG blob exactly as OpenSSH's PROTOCOL.sshsig lays it out."""
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    ns = namespace.encode()
+    raw_public = private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    public_blob = _string(b"ssh-ed25519") + _string(raw_public)
+    signature = private.sign(_to_sign(ns, b"sha512", data))
+    signature_blob = _string(b"ssh-ed25519") + _string(signature)
+    fields = (public_blob, ns, b"", b"sha512", signature_blob)
+    return b"SSHSIG" + struct.pack(">I", 1) + b"".join(map(_string, fields))
+
+
+def _armor(blob: bytes) -> str:
+    """Armor a blob with ssh-keygen's 70-column wrapping, so outputs match byte for byte."""
+    text = base64.b64encode(blob).decode()
+    body = "\n".join(text[i : i + 70] for i in range(0, len(text), 70))
+    return f"-----BEGIN SSH SIGNATURE-----\n{body}\n-----END SSH SIGNATURE-----\n"
+
+
+def _sign_with_ssh_keygen(data: bytes, key: Path, namespace: str) -> str:
+    """Sign ``data`` by running ``ssh-keygen -Y sign`` on a temporary file."""
+    exe = shutil.which("ssh-keygen")
+    if exe is None:
+        raise UsageError(
+            f"{key} needs ssh-keygen to sign (passphrase, agent or non-Ed25519 key) but it "
+            "is not installed: install OpenSSH or use a key made by 'arbiter keygen'"
+        )
+    with tempfile.TemporaryDirectory(prefix="arbiter-sign-") as tmp:
+        message = Path(tmp) / "signed-bytes"
+        message.write_bytes(data)
+        # stdin stays inherited so ssh-keygen can prompt for a passphrase.
+        command = [exe, "-Y", "sign", "-f", str(key.absolute()), "-n", namespace, str(message)]
+        done = subprocess.run(command, capture_output=True, check=False)
+        signature = Path(tmp) / "signed-bytes.sig"
+        if done.returncode != 0 or not signature.is_file():
+            lines = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
+            reason = lines[-1] if lines else f"exit status {done.returncode}"
+            raise UsageError(f"ssh-keygen could not sign with {key}: {reason}")
+        return signature.read_text(encoding="ascii")
+
+
+def verify(obj: dict[str, Any], public_key: str, namespace: str) -> None:
+    """Raise ``BadSignature`` unless ``obj`` carries a valid SSHSIG by ``public_key``."""
+    text = obj.get("signature")
+    if not isinstance(text, str) or not text.strip():
+        raise BadSignature("signature is missing: sign the file before sending it")
+    from sshsig import PublicKey
+    from sshsig.sshsig import SshsigSignature
+
+    try:
+        expected = PublicKey.from_openssh_str(_normalise(public_key))
+    except UsageError as exc:
+        raise BadSignature(f"the seat's public key is unusable ({exc.message})")
+    unreadable = "signature is not a valid SSH signature: sign the file again"
+    try:
+        outer = SshsigSignature.from_armored(text)
+        signer = PublicKey.do_from_ssh_encoding(outer.public_key)
+    except (ValueError, NotImplementedError, UnicodeError):
+        raise BadSignature(unreadable)
+    if isinstance(signer, NotImplementedError):
+        raise BadSignature("signature uses an unsupported key type: sign with ssh-ed25519")
+    if not isinstance(signer, PublicKey):
+        raise BadSignature(unreadable)
+    if signer != expected:
+        raise BadSignature(
+            f"signed by another key ({signer.sha256_str()}), not the seat's key "
+            f"({expected.sha256_str()}): sign with your own key"
+        )
+    if outer.namespace != namespace.encode():
+        shown = outer.namespace[:40].decode("ascii", errors="replace")
+        raise BadSignature(
+            f"signed for namespace {shown!r}, expected {namespace!r}: "
+            f"sign it again with namespace {namespace}"
+        )
+    if outer.hash_algo not in _HASHES:
+        raise BadSignature("signature uses an unknown hash: sign it again with arbiter")
+    to_verify = _to_sign(outer.namespace, outer.hash_algo, signed_bytes(obj))
+    try:
+        failure = signer.do_verify(outer.signature, to_verify)
+    except (ValueError, AssertionError):
+        failure = ValueError()  # the inner blob names the wrong algorithm
+    if isinstance(failure, ValueError):  # malformed, as opposed to cryptographically wrong
+        raise BadSignature(unreadable)
+    if failure is not None:
+        raise BadSignature(
+            "signature does not match the content: the file was changed after signing; "
+            "sign it again"
+        )
+
+
+def allowed_signers(
+    entries: Iterable[tuple[str, str]],
+    namespaces: Iterable[str] = (NAMESPACE_MOVE, NAMESPACE_JOIN),
+) -> str:
+    """Return an OpenSSH ``allowed_signers`` file for ``(seat, key)`` pairs."""
+    names = list(namespaces)
+    for name in names:
+        if not _NAME.fullmatch(name):
+            raise UsageError(f"namespace {name!r} is invalid: use {NAMESPACE_MOVE!r}")
+    option = 'namespaces="' + ",".join(names) + '"'
+    lines = []
+    for seat, key in entries:
+        if not _NAME.fullmatch(seat):
+            raise UsageError(f"seat {seat!r} cannot be a principal: use letters, digits, ._@+-")
+        # _normalise, not read_public_key: manifest keys are lines, never file paths.
+        lines.append(f"{seat} {option} {_normalise(key)}\n")
+    return "".join(lines)

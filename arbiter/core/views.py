@@ -1,0 +1,101 @@
+"""Build what each reader gets: state files and readable logs, from a ``Table``.
+
+One function per published file, all pure: the referee writes their output and
+``arbiter verify`` recomputes and compares it byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from arbiter.core.canonical import pretty
+from arbiter.core.formats import STATE_FORMAT
+from arbiter.core.table import Table
+
+
+def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str, Any]:
+    """Return the state file for ``seat`` (``None``: the public spectator state)."""
+    engine = table.engine
+    prompt = table.prompt()
+    over = table.over
+    status = "joining" if not table.started else ("over" if over else "playing")
+    legal = None
+    if seat is not None and prompt is not None and prompt.seat == seat:
+        legal = engine.legal_actions(table.state, seat)
+    outcome = engine.outcome(table.state) if over else None
+    return {
+        "format": STATE_FORMAT,
+        "game": table.game,
+        "engine": dict(table.manifest["engine"]),
+        "seat": seat,
+        "seats": list(table.seats),
+        "status": status,
+        "seq": seq,
+        "head": head,
+        "waiting_for": table.waiting_for(),
+        "prompt": prompt.to_json() if prompt is not None else None,
+        "legal": legal,
+        "view": engine.view(table.state, seat) if table.started else None,
+        "outcome": outcome.to_json() if outcome is not None else None,
+    }
+
+
+def state_bytes(table: Table, seat: str | None, seq: int, head: str) -> bytes:
+    """Return the exact bytes of a state file."""
+    return pretty(state_file(table, seat, seq, head))
+
+
+# -- readable logs ------------------------------------------------------------------
+
+def log_header(manifest: dict[str, Any], title: str, seat: str | None) -> list[str]:
+    """Return the opening lines of a log file."""
+    reader = f"what {seat} saw" if seat else "public log"
+    seats = ", ".join(s["seat"] for s in manifest["seats"])
+    engine = manifest["engine"]
+    return [
+        f"# {title} — game {manifest['game']} ({reader})",
+        "",
+        f"Engine {engine['name']} {engine['version']}; seats in turn order: {seats}.",
+        f"Seed commitment: `{manifest['commitment']}`.",
+        "",
+    ]
+
+
+def log_entry(seq: int, lines: Iterable[str]) -> list[str]:
+    """Return one chain entry's lines as list items tagged with its number."""
+    return [f"- `#{seq}` {text}" for text in lines]
+
+
+def log_footer(outcome: dict[str, Any] | None, reveal: dict[str, Any] | None) -> list[str]:
+    """Return the closing lines: the result table and the reveal note."""
+    out: list[str] = []
+    if outcome is not None:
+        out += ["", "## Result", ""]
+        keys: list[str] = []
+        for parts in outcome["breakdown"].values():
+            keys.extend(k for k in parts if k not in keys)
+        out.append("| place | seat | score | " + " | ".join(keys) + (" |" if keys else "|"))
+        out.append("|---|---|---|" + "---|" * len(keys))
+        for place, group in enumerate(outcome["ranking"], start=1):
+            for seat in group:
+                parts = outcome["breakdown"].get(seat, {})
+                cells = [str(parts.get(k, "")) for k in keys]
+                out.append(f"| {place} | {seat} | {outcome['scores'][seat]} | " + " | ".join(cells) + (" |" if cells else "|"))
+        winners = outcome["winners"]
+        label = "Winner" if len(winners) == 1 else "Winners (shared)"
+        out += ["", f"{label}: {', '.join(winners)}."]
+        if outcome.get("tiebreak"):
+            out.append(f"Tie-break: {outcome['tiebreak']}")
+    if reveal is not None:
+        out += ["", "## Reveal", ""]
+        if reveal["forced"]:
+            out.append("The referee revealed the secret **before the game was over** (forced).")
+        else:
+            out.append("The referee revealed the secret after the game ended.")
+        out.append("Anyone can now re-run the whole game: `arbiter verify <game folder>`.")
+    return out
+
+
+def render_log(lines: Iterable[str]) -> bytes:
+    """Join log lines into the file's bytes."""
+    return ("\n".join(lines) + "\n").encode()

@@ -1,0 +1,1 @@
+"""The game engines shipped with arbiter, one package per game (see arbiter.core.registry)."""

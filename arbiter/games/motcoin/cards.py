@@ -1,0 +1,151 @@
+"""Load and validate Mot Coin card tables; look cards up by id.
+
+The table is data (``cards.json``, checked against ``cards.schema.json``). Card ids are
+strings: ``"1"`` … ``"24"`` for the numbered cards, ``"S1"`` … ``"S7"`` for Stable Coins.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from arbiter.core.canonical import parse_strict
+from arbiter.core.errors import MalformedInput, SchemaViolation, UsageError
+
+BUILTIN = "builtin"
+MOTCOIN, HARDFORK, STABLECOIN = "motcoin", "hardfork", "stablecoin"
+REMOVE = "remove"
+"""The fluctuation value printed as "Remove one die"."""
+SEATS_MAX = 5
+HARDFORKS = 4
+
+
+def _package_json(name: str) -> Any:
+    return json.loads(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(_package_json("cards.schema.json"))
+
+
+@lru_cache(maxsize=1)
+def builtin_table() -> dict[str, Any]:
+    """Return the shipped (provisional) table."""
+    table: dict[str, Any] = _package_json("cards.json")
+    return table
+
+
+def problem(table: Any) -> str | None:
+    """Return the first thing wrong with a table as one line, or ``None`` if it is valid."""
+    errors = sorted(_validator().iter_errors(table), key=lambda e: (list(e.absolute_path), e.message))
+    if errors:
+        error = jsonschema.exceptions.best_match(errors)
+        where = "/".join(str(part) for part in error.absolute_path) or "top level"
+        return f"{error.message} (at {where})"
+    numbers = sorted(row["number"] for row in table["cards"])
+    if numbers != list(range(1, 25)):
+        repeated = sorted({n for n in numbers if numbers.count(n) > 1})
+        return f"card numbers must be 1 to 24, each once (repeated: {repeated})"
+    forks = [row["number"] for row in table["cards"] if row["type"] == HARDFORK]
+    if len(forks) != HARDFORKS:
+        return f"there must be exactly {HARDFORKS} HardFork cards, found {len(forks)} {forks}"
+    doubles = sum(1 for row in table["cards"] if row.get("auction") == "double")
+    spare = table["stable_coin"]["count"] - SEATS_MAX
+    if doubles > spare:
+        return f"{doubles} double-auction cards need {doubles} spare Stable Coins, the table has {spare}"
+    return None
+
+
+def load_file(path: str) -> dict[str, Any]:
+    """Read and validate a group's own table, or raise ``UsageError`` saying what is wrong."""
+    file = Path(path)
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read card table {path!r}: {exc.strerror or exc}") from None
+    try:
+        table = parse_strict(data, what=f"card table {path!r}")
+    except MalformedInput as exc:
+        raise UsageError(exc.message) from None
+    issue = problem(table)
+    if issue is not None:
+        raise UsageError(f"card table {path!r} does not match cards.schema.json: {issue}")
+    return dict(table)
+
+
+def resolve(option: Any) -> dict[str, Any]:
+    """Return the table an options value stands for (``"builtin"`` or an embedded table)."""
+    if option == BUILTIN:
+        return builtin_table()
+    issue = problem(option) if isinstance(option, dict) else "expected an object or \"builtin\""
+    if issue is not None:
+        raise SchemaViolation(f"the manifest's Mot Coin card table is invalid: {issue}")
+    return dict(option)
+
+
+class Catalog:
+    """Every card of one table by id, with the derived numbers the rules need."""
+
+    def __init__(self, table: dict[str, Any]):
+        self.table = table
+        self.rows: dict[str, dict[str, Any]] = {}
+        for row in table["cards"]:
+            card = str(row["number"])
+            self.rows[card] = {
+                "id": card,
+                "number": row["number"],
+                "type": row["type"],
+                "price": row.get("price", 0),
+                "fluctuation": row["fluctuation"],
+                "crash": row["crash"],
+                "double": 1 if row.get("auction") == "double" else 0,
+            }
+        stable = table["stable_coin"]
+        self.stable_ids = [f"S{i}" for i in range(1, stable["count"] + 1)]
+        for card in self.stable_ids:
+            self.rows[card] = {
+                "id": card,
+                "number": 0,
+                "type": STABLECOIN,
+                "price": 0,
+                "fluctuation": 0,
+                "crash": stable["crash"],
+                "double": 0,
+            }
+        self.numbered = [str(n) for n in range(1, 25)]
+
+    def __getitem__(self, card: str) -> dict[str, Any]:
+        return self.rows[card]
+
+    def name(self, card: str) -> str:
+        """Return the short printed name: ``No.12`` or ``Stable Coin S3``."""
+        return f"Stable Coin {card}" if card.startswith("S") else f"No.{card}"
+
+    def brief(self, card: str) -> dict[str, Any]:
+        """Return the public card data carried by events and views (ints and strings)."""
+        row = self.rows[card]
+        out: dict[str, Any] = {"id": card, "name": self.name(card), "type": row["type"]}
+        if row["type"] == MOTCOIN:
+            out["price"] = row["price"]
+        if row["type"] != STABLECOIN:
+            out["fluctuation"] = row["fluctuation"]
+        out["crash"] = row["crash"]
+        if row["double"]:
+            out["auction"] = "double"
+        return out
+
+
+@lru_cache(maxsize=8)
+def _catalog_for(key: str) -> Catalog:
+    return Catalog(json.loads(key))
+
+
+def catalog(table: dict[str, Any]) -> Catalog:
+    """Return the (cached) catalog of a table; tables are never mutated."""
+    return _catalog_for(json.dumps(table, sort_keys=True))

@@ -1,0 +1,1 @@
+"""The generic engine conformance suite, run against every registered engine."""

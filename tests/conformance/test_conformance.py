@@ -1,0 +1,268 @@
+"""Generic conformance tests, run for every registered engine at its min and max seats.
+
+Engines added to the registry are picked up automatically. An engine whose
+``legal_actions`` is deliberately incomplete sets the class attribute
+``legal_actions_complete = False`` to skip the "accepted ⇒ listed" direction.
+"""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+
+from arbiter.bots.random_bot import bot_seed, choose, iter_playout
+from arbiter.core import registry
+from arbiter.core.canonical import canonical
+from arbiter.core.engine import Engine
+from arbiter.core.errors import IllegalAction, UsageError
+from arbiter.core.rng import Rng
+
+from conformance.harness import (
+    assert_plain_json,
+    cases,
+    event_json,
+    games,
+    key,
+    options,
+    record,
+    rng,
+    seed,
+)
+from conformance.mutations import Pool, candidates
+
+CASES = cases()
+
+
+def everyone(seats: list[str]) -> list[str | None]:
+    return [*seats, None]
+
+
+def must_reject(engine: Engine, state: object, seat: str, action: dict, why: str) -> None:
+    """Assert ``check`` raises ``IllegalAction`` (and nothing else)."""
+    try:
+        engine.check(state, seat, action)
+    except IllegalAction:
+        return
+    except Exception as exc:  # noqa: BLE001 - any other exception is the bug
+        raise AssertionError(f"{why}: check raised {exc!r}, not IllegalAction") from exc
+    raise AssertionError(f"{why}: check accepts {action}")
+
+
+@pytest.mark.parametrize("seed_range", games(30, 300))
+@pytest.mark.parametrize("name,seats", CASES)
+def test_random_playouts_end_with_a_full_ranking(name, seats, seed_range):
+    engine = registry.get(name)
+    for i in seed_range:
+        for step in iter_playout(engine, options(engine), seats, seed(i)):
+            state = step.state
+            engine.invariants(state)
+            prompt = engine.prompt(state)
+            if prompt is None:
+                break
+            assert engine.outcome(state) is None, f"game {i} step {step.n}: outcome during play"
+            assert prompt.seat in seats
+            for seat in seats:
+                actions = engine.legal_actions(state, seat)
+                if seat == prompt.seat:
+                    assert actions, f"game {i} step {step.n}: {seat} is prompted but has no action"
+                else:
+                    assert actions == [], f"game {i} step {step.n}: {seat} may act out of turn"
+        outcome = engine.outcome(state)
+        assert outcome is not None, f"game {i}: no outcome at the end"
+        placed = [seat for group in outcome.ranking for seat in group]
+        assert sorted(placed) == sorted(seats), f"game {i}: ranking {outcome.ranking}"
+        assert set(outcome.scores) == set(seats)
+        assert set(outcome.breakdown) <= set(seats)
+        assert all(engine.legal_actions(state, seat) == [] for seat in seats)
+        if step.seat is not None and step.action is not None:
+            must_reject(engine, state, step.seat, step.action, "a decision after the end")
+
+
+@pytest.mark.parametrize("name,seats", CASES)
+def test_everything_crossing_the_boundary_is_plain_json(name, seats):
+    engine = registry.get(name)
+    assert_plain_json(options(engine), "options")
+    assert_plain_json(engine.action_schema(), "action_schema")
+    for i in range(5):
+        for step in iter_playout(engine, options(engine), seats, seed(i)):
+            where = f"game {i} step {step.n}"
+            assert_plain_json(engine.encode(step.state), f"{where} encode")
+            for viewer in everyone(seats):
+                assert_plain_json(engine.view(step.state, viewer), f"{where} view({viewer})")
+            for seat in seats:
+                assert_plain_json(engine.legal_actions(step.state, seat), f"{where} legal({seat})")
+            for event in step.events:
+                assert_plain_json(event.data, f"{where} event {event.kind}")
+            if (prompt := engine.prompt(step.state)) is not None:
+                assert_plain_json(prompt.to_json(), f"{where} prompt")
+        outcome = engine.outcome(step.state)
+        assert outcome is not None
+        assert_plain_json(outcome.to_json(), f"game {i} outcome")
+
+
+@pytest.mark.parametrize("name,seats", CASES)
+def test_state_survives_a_json_round_trip(name, seats):
+    engine = registry.get(name)
+    for i in range(10):
+        copy, copy_n = None, -1
+        for step in iter_playout(engine, options(engine), seats, seed(i)):
+            state = step.state
+            if copy is not None and step.n == copy_n + 1:
+                # The copy must take the same decision, with the same stream, the same way.
+                assert step.seat is not None and step.action is not None
+                events = engine.apply(copy, step.seat, step.action, Rng.for_entry(seed(i), step.n))
+                assert [event_json(e) for e in events] == [event_json(e) for e in step.events]
+                assert canonical(engine.encode(copy)) == canonical(engine.encode(state))
+            if step.n % 3:
+                continue
+            data = canonical(engine.encode(state))
+            copy, copy_n = engine.decode(json.loads(data)), step.n
+            assert canonical(engine.encode(copy)) == data, f"game {i} step {step.n}"
+            prompt, again = engine.prompt(state), engine.prompt(copy)
+            assert (prompt and prompt.to_json()) == (again and again.to_json())
+            for seat in seats:
+                assert engine.legal_actions(copy, seat) == engine.legal_actions(state, seat)
+            for viewer in everyone(seats):
+                assert engine.view(copy, viewer) == engine.view(state, viewer)
+
+
+@pytest.mark.parametrize("name,seats", CASES)
+def test_replay_is_deterministic(name, seats):
+    engine = registry.get(name)
+
+    def fingerprint(i: int) -> tuple:
+        trace = record(engine, seats, i)
+        events = [[key(event_json(e)) for e in step] for step in trace.events]
+        return trace.states, trace.moves, events
+
+    first = [fingerprint(i) for i in range(5)]
+    assert first == [fingerprint(i) for i in range(5)], "the same seed gave another game"
+    assert any(game != first[0] for game in first[1:]), "five seeds gave the same game"
+
+
+@pytest.mark.parametrize("seed_range", games(10, 100))
+@pytest.mark.parametrize("name,seats", CASES)
+def test_check_agrees_with_legal_actions(name, seats, seed_range):
+    engine = registry.get(name)
+    complete = getattr(engine, "legal_actions_complete", True)
+    validator = jsonschema.Draft202012Validator(engine.action_schema())
+    traces = [record(engine, seats, i) for i in seed_range]
+    pool = Pool()
+    for trace in traces:
+        pool.add([action for _, action in trace.moves])
+    draw = rng("check", name, len(seats))
+    for trace in traces:
+        for index in trace.sample(8):
+            state = trace.state(engine, index)
+            where = f"state {index} of a {len(trace.states)}-state game"
+            if (prompt := engine.prompt(state)) is None:
+                continue
+            legal = engine.legal_actions(state, prompt.seat)
+            pool.add(legal)
+            listed = {key(action) for action in legal}
+            for action in legal:
+                assert not list(validator.iter_errors(action)), f"{where}: {action} breaks the schema"
+                try:
+                    engine.check(state, prompt.seat, action)
+                except IllegalAction as exc:
+                    raise AssertionError(f"{where}: listed {action} fails check: {exc}") from exc
+                for other in trace.seats:
+                    if other != prompt.seat:
+                        must_reject(engine, state, other, action, f"{where}: {other} out of turn")
+            for action in candidates(legal, pool, draw, 40):
+                try:
+                    engine.check(state, prompt.seat, action)
+                except IllegalAction:
+                    continue
+                except Exception as exc:  # noqa: BLE001 - any other exception is the bug
+                    raise AssertionError(f"{where}: check({action}) raised {exc!r}") from exc
+                assert not list(validator.iter_errors(action)), f"{where}: check accepts {action}"
+                if complete:
+                    assert key(action) in listed, f"{where}: check accepts unlisted {action}"
+            assert canonical(engine.encode(state)) == trace.states[index], f"{where}: check mutated"
+
+
+@pytest.mark.parametrize("seed_range", games(10, 100))
+@pytest.mark.parametrize("name,seats", CASES)
+def test_resample_leaks_nothing(name, seats, seed_range):
+    engine = registry.get(name)
+    changed = 0
+    for i in seed_range:
+        trace = record(engine, seats, i)
+        for index in trace.sample(10):
+            state = trace.state(engine, index)
+            for seat in seats:
+                where = f"game {i} state {index}, resampled for {seat}"
+                draw = rng("resample", name, i, index, seat)
+                other = engine.resample(state, seat, draw)
+                assert canonical(engine.encode(state)) == trace.states[index], f"{where}: mutated"
+                engine.invariants(other)
+                if canonical(engine.encode(other)) != trace.states[index]:
+                    changed += 1
+                assert engine.view(other, seat) == engine.view(state, seat), where
+                assert engine.view(other, None) == engine.view(state, None), where
+                prompt = engine.prompt(state)
+                again = engine.prompt(other)
+                assert (prompt and prompt.to_json()) == (again and again.to_json()), where
+                if prompt is None or prompt.seat != seat:
+                    continue
+                legal = engine.legal_actions(state, seat)
+                assert engine.legal_actions(other, seat) == legal, where
+                for action in [draw.choice(legal) for _ in range(3)]:
+                    assert_same_step(engine, state, other, seat, action, (i, index), where)
+    if engine.info.hidden_information:
+        assert changed > 0, "resample never changed a state: the leak test is vacuous"
+
+
+def assert_same_step(engine, state, other, seat, action, stream, where):
+    """Apply ``action`` to copies of both states; assert ``seat`` cannot tell them apart."""
+    a = engine.decode(json.loads(canonical(engine.encode(state))))
+    b = engine.decode(json.loads(canonical(engine.encode(other))))
+    events_a = engine.apply(a, seat, action, rng("apply", *stream))
+    events_b = engine.apply(b, seat, action, rng("apply", *stream))
+    where = f"{where}, after {action}"
+    # Whether a batch must stop here may only depend on what the seat can see.
+    barrier = any(e.barrier for e in events_a)
+    assert barrier == any(e.barrier for e in events_b), f"{where}: barrier depends on hidden info"
+    engine.invariants(b)
+    if barrier:
+        return
+    for viewer in (seat, None):
+        lines_a = [engine.describe(e, viewer) for e in events_a]
+        assert lines_a == [engine.describe(e, viewer) for e in events_b], f"{where}: {viewer} log"
+        assert engine.view(a, viewer) == engine.view(b, viewer), f"{where}: {viewer} view"
+    prompt_a, prompt_b = engine.prompt(a), engine.prompt(b)
+    assert (prompt_a and prompt_a.to_json()) == (prompt_b and prompt_b.to_json()), where
+    outcome_a, outcome_b = engine.outcome(a), engine.outcome(b)
+    assert (outcome_a and outcome_a.to_json()) == (outcome_b and outcome_b.to_json()), where
+
+
+@pytest.mark.parametrize("name,seats", CASES)
+def test_describe_gives_one_line_or_nothing(name, seats):
+    engine = registry.get(name)
+    for i in range(10):
+        for step_events in record(engine, seats, i).events:
+            for event in step_events:
+                for viewer in everyone(seats):
+                    line = engine.describe(event, viewer)
+                    assert line is None or isinstance(line, str), f"{event.kind}: {line!r}"
+                    assert line is None or "\n" not in line, f"{event.kind}: {line!r}"
+
+
+@pytest.mark.parametrize("name,seats", CASES)
+def test_options_defaults_and_unknown(name, seats):
+    engine = registry.get(name)
+    engine.check_options(options(engine))
+    with pytest.raises(UsageError):
+        engine.parse_options({"no-such-option": "1"})
+    jsonschema.Draft202012Validator.check_schema(engine.action_schema())
+
+
+def test_the_bot_only_plays_legal_actions():
+    engine = registry.get("tally")
+    state, _ = engine.setup(options(engine), ["alice", "bob"], Rng.for_entry(seed(0), 0))
+    for n in range(20):
+        action = choose(engine, state, "alice", Rng.for_entry(bot_seed(seed(0)), n))
+        assert action in engine.legal_actions(state, "alice")
