@@ -1,7 +1,8 @@
 """The game folder on disk: its layout, atomic writes and the referee's lock.
 
 Layout (DESIGN.md): ``game.json``, ``chain.jsonl``, ``public/``, ``players/<seat>/``,
-private ``referee/`` (secret and accepted signed files) and ``reveal/`` after reveal.
+private ``referee/`` (``secret`` and ``signed.jsonl``, the accepted signed files one per
+line) and ``reveal/`` after reveal (``reveal.json`` and a copy of ``signed.jsonl``).
 Every write is a temp file + fsync + rename, so a reader never sees half a file.
 """
 
@@ -89,8 +90,10 @@ class GameDir:
     def lockfile(self) -> Path:
         return self.referee / "lock"
 
-    def referee_file(self, seq: int) -> Path:
-        return self.referee / "files" / f"{seq:06d}.json"
+    @property
+    def referee_signed(self) -> Path:
+        """Every accepted signed file, canonical, one per line: line n−1 is entry n."""
+        return self.referee / "signed.jsonl"
 
     # after reveal
     @property
@@ -101,8 +104,10 @@ class GameDir:
     def reveal_record(self) -> Path:
         return self.reveal / "reveal.json"
 
-    def reveal_file(self, seq: int) -> Path:
-        return self.reveal / "files" / f"{seq:06d}.json"
+    @property
+    def reveal_signed(self) -> Path:
+        """After reveal: the same lines as ``referee/signed.jsonl``, for anyone to replay."""
+        return self.reveal / "signed.jsonl"
 
     def require(self) -> None:
         """Raise ``NotReady`` unless this looks like a game folder."""

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from arbiter.core import views
 from arbiter.core.chain import iter_chain
 from arbiter.core.engine import Engine
 from arbiter.core.gamedir import GameDir, atomic_write, fsync_dir
-from arbiter.core.ledger import read_record
+from arbiter.core.ledger import Records
 from arbiter.core.table import EntryLines, Table
 
 
@@ -49,20 +49,21 @@ def rebuild(
     manifest_digest: str,
     engine: Engine,
     secret: bytes,
-    record_path: Callable[[int], Path],
+    signed: Path,
 ) -> Rebuilt:
-    """Replay every chain entry from the signed files at ``record_path(seq)``."""
+    """Replay every chain entry from the signed files in ``signed`` (a signed.jsonl)."""
     table = Table(manifest, engine, secret)
     chain: list[dict[str, Any]] = []
     lines: list[EntryLines] = []
-    for entry in iter_chain(gd.chain, manifest_digest):
-        seq = entry["seq"]
-        if seq == 0:
-            produced = table.genesis()
-        else:
-            produced = apply_record(table, seq, read_record(record_path(seq), seq, entry["digest"]))
-        chain.append(entry)
-        lines.append(produced)
+    with Records(signed) as records:
+        for entry in iter_chain(gd.chain, manifest_digest):
+            seq = entry["seq"]
+            if seq == 0:
+                produced = table.genesis()
+            else:
+                produced = apply_record(table, seq, records.read(seq, entry["digest"]))
+            chain.append(entry)
+            lines.append(produced)
     return Rebuilt(table, chain, lines)
 
 

@@ -73,7 +73,7 @@ def _rebuild(gd: GameDir) -> tuple[dict[str, Any], str, Rebuilt]:
     secret = _read_secret(gd)
     if commitment(secret) != manifest["commitment"]:
         raise Tampered("referee/secret does not match the commitment in game.json")
-    return manifest, manifest_digest, rebuild(gd, manifest, manifest_digest, engine, secret, gd.referee_file)
+    return manifest, manifest_digest, rebuild(gd, manifest, manifest_digest, engine, secret, gd.referee_signed)
 
 
 # -- new ------------------------------------------------------------------------------
@@ -198,14 +198,24 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
             produced = table.move(seq, seat, list(obj["actions"]))
         entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public)
         chain_bytes = gd.chain.read_bytes() + chainlib.line(entry)
+        signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n"
         files = outputs(gd, manifest, table, rebuilt.lines + [produced], seq, entry["hash"], None)
         # Commit order: the signed file, then the chain (the commit point), then views.
-        atomic_write(gd.referee_file(seq), canonical(obj))
+        # A crash between the two leaves an extra signed line that the next submit drops.
+        atomic_write(gd.referee_signed, signed_bytes)
         atomic_write(gd.chain, chain_bytes)
         write_all(files)
         return Accepted(seq, kind, seat, entry["hash"], produced.public,
                         "over" if table.over else ("playing" if table.started else "joining"),
                         table.waiting_for())
+
+
+def _accepted_lines(gd: GameDir, seq: int) -> bytes:
+    """Return the first ``seq − 1`` lines of referee/signed.jsonl (entries 1 … seq−1)."""
+    if seq <= 1 or not gd.referee_signed.is_file():
+        return b""
+    with open(gd.referee_signed, "rb") as handle:
+        return b"".join(handle.readline() for _ in range(seq - 1))
 
 
 # -- reveal ---------------------------------------------------------------------------
@@ -237,9 +247,7 @@ def reveal(root: Path, force: bool = False) -> dict[str, Any]:
             "forced": not table.over,
         }
         validate("reveal", record, "reveal/reveal.json")
-        for entry in rebuilt.chain[1:]:
-            seq = entry["seq"]
-            atomic_write(gd.reveal_file(seq), gd.referee_file(seq).read_bytes())
+        atomic_write(gd.reveal_signed, _accepted_lines(gd, rebuilt.seq + 1))
         files = outputs(gd, manifest, table, rebuilt.lines, rebuilt.seq, rebuilt.head, record)
         atomic_write(gd.reveal_record, pretty(record))
         write_all(files)

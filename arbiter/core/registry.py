@@ -16,7 +16,9 @@ from arbiter.core.errors import UsageError
 
 # Real engines shipped with arbiter, in the order `arbiter games` lists them. The
 # demo uses the first one present here ("mottainai" once it exists).
-BUILTIN: dict[str, str] = {}
+BUILTIN: dict[str, str] = {
+    "motcoin": "arbiter.games.motcoin:MotCoinEngine",
+}
 
 PREFERRED_DEMO = ("mottainai", "motcoin", "momiji")
 

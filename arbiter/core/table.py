@@ -51,6 +51,11 @@ def _action_validator(engine: Engine) -> Any:
     return Draft202012Validator(engine.action_schema())
 
 
+# Decisions already found valid, per engine: validation is a pure function of the
+# engine's schema and the decision, and replays repeat the same few decisions.
+_VALID_SHAPES: dict[tuple[str, str], set[bytes]] = {}
+
+
 class Table:
     """One game being replayed: manifest facts, the secret, and the engine state."""
 
@@ -63,7 +68,7 @@ class Table:
         self.entropies: dict[str, bytes] = {}
         self.seed: bytes | None = None
         self.state: Any = None
-        self._valid_shapes: set[bytes] = set()
+        self._valid_shapes = _VALID_SHAPES.setdefault((engine.info.name, engine.info.version), set())
 
     # -- status --------------------------------------------------------------------
     @property

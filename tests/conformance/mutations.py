@@ -59,6 +59,16 @@ def candidates(legal: list[Action], pool: Pool, rng: Rng, count: int) -> list[Ac
         action[name] = copy.deepcopy(rng.choice(every + JUNK))
         return action
 
+    def retyped(action: Action) -> Action:
+        # Lax parsers coerce "7" or true to 7: a signed decision must mean one thing.
+        name = rng.choice(sorted(action))
+        value = action[name]
+        options = [str(value), [value], {name: value}, value is not None]
+        if isinstance(value, str) and value.isdigit():
+            options.append(int(value))
+        action[name] = rng.choice(options)
+        return action
+
     def other_kind(action: Action) -> Action:
         action["kind"] = rng.choice(pool.values["kind"])
         return action
@@ -84,6 +94,8 @@ def candidates(legal: list[Action], pool: Pool, rng: Rng, count: int) -> list[Ac
         same_field,
         same_field,
         odd_value,
+        retyped,
+        retyped,
         other_kind,
         dropped,
         extra,

@@ -239,6 +239,46 @@ def assert_same_step(engine, state, other, seat, action, stream, where):
     assert (outcome_a and outcome_a.to_json()) == (outcome_b and outcome_b.to_json()), where
 
 
+@pytest.mark.parametrize("seed_range", games(10, 100))
+@pytest.mark.parametrize("name,seats", CASES)
+def test_private_decisions_stay_private(name, seats, seed_range):
+    """Two decisions another viewer cannot tell apart by view must read the same to them.
+
+    Resampling hides state, not the content of a decision (which card was put face
+    down), so compare pairs of decisions of one kind from the same state instead.
+    """
+    engine = registry.get(name)
+    for i in seed_range:
+        trace = record(engine, seats, i)
+        for index in trace.sample(10):
+            state = trace.state(engine, index)
+            if (prompt := engine.prompt(state)) is None:
+                continue
+            draw = rng("private", name, i, index)
+            by_kind: dict[str, list[dict]] = {}
+            for action in engine.legal_actions(state, prompt.seat):
+                by_kind.setdefault(str(action.get("kind")), []).append(action)
+            for actions in by_kind.values():
+                if len(actions) < 2:
+                    continue
+                for _ in range(2):
+                    first, second = draw.choice(actions), draw.choice(actions)
+                    after = []
+                    for action in (first, second):
+                        copy = engine.decode(json.loads(trace.states[index]))
+                        events = engine.apply(copy, prompt.seat, action, rng("apply", i, index))
+                        after.append((copy, events))
+                    for viewer in [s for s in seats if s != prompt.seat] + [None]:
+                        views = [engine.view(copy, viewer) for copy, _ in after]
+                        if views[0] != views[1]:
+                            continue
+                        lines = [[engine.describe(e, viewer) for e in ev] for _, ev in after]
+                        assert lines[0] == lines[1], (
+                            f"game {i} state {index}: {viewer} cannot see whether {prompt.seat} "
+                            f"chose {first} or {second}, but reads {lines[0]} / {lines[1]}"
+                        )
+
+
 @pytest.mark.parametrize("name,seats", CASES)
 def test_describe_gives_one_line_or_nothing(name, seats):
     engine = registry.get(name)

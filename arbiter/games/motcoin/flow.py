@@ -86,7 +86,7 @@ def next_auction(state: State, rng: Rng, events: list[Event]) -> None:
     while not state.over and state.auction is None and not state.pending:
         if not state.draw:
             if state.round == 2 or not state.discard:
-                # MC-R9: cannot happen with 4 HardForks in the table; kept as a safe end.
+                # Unreachable with 4 HardForks (the 4th is revealed first); a safe end all the same.
                 end_game(state, "pile", events)
                 return
             # Rules 4, end of round 1: the discard pile, shuffled, is the new draw pile.
@@ -158,6 +158,7 @@ def run_auction(state: State, events: list[Event]) -> None:
         if not live:
             all_pass(state, events)
             break
+        # MC-R9: with no bid yet, the last seat in still decides; a bid wins at once.
         seat = auction.turn
         assert seat is not None
         if moves.can_beat(state.players[seat].available, auction.high):
@@ -260,7 +261,7 @@ def fluctuate(state: State, value: int | str, card: str, seats: list[str], event
 
 
 def shift(state: State, seat: str, value: int, card: str, events: list[Event]) -> None:
-    """Move every die by ``value``: capped at 6; below 1 it returns to the pool (MC-R4)."""
+    """Rules 4.3: move every die by ``value``, capped at 6; one going below 1 returns to the pool."""
     player = state.players[seat]
     changes = []
     returned = 0

@@ -112,7 +112,10 @@ def weakest_above(high: list[int], size: int) -> list[int] | None:
         return None
     if not high:
         return [1] * size
-    h = strength(high)
+    return _weakest_above(strength(high), size)
+
+
+def _weakest_above(h: Strength, size: int) -> list[int] | None:
     for i in range(5, -1, -1):
         prefix = sum(h[:i])
         if i == 5:
@@ -127,9 +130,12 @@ def weakest_above(high: list[int], size: int) -> list[int] | None:
 
 def minimal_bids(available: int, high: list[int]) -> list[list[int]]:
     """Return, for each number of dice the player has, the weakest bid beating ``high``."""
+    if not high:
+        return [[1] * size for size in range(1, available + 1)]
+    h = strength(high)
     out = []
     for size in range(1, available + 1):
-        bid = weakest_above(high, size)
+        bid = _weakest_above(h, size)
         if bid is not None:
             out.append(bid)
     return out

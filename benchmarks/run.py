@@ -1,0 +1,154 @@
+"""Measure the performance budgets of DESIGN.md and print them as ratios from one run.
+
+    python benchmarks/run.py [--engine NAME] [--repeat N]
+
+- submit: wall time of `arbiter submit GAME MOVE` (a fresh process, as a referee runs it)
+  for a move near the end of a 2-player game (the engine's minimum seats), as a ratio to
+  the dependency floor `python -c "import typer, pydantic, jsonschema, cryptography"`.
+  Budget: ≤ 1.5×.
+- verify: replayed decisions per second with signature checks excluded. Budget: ≥ 20,000/s.
+- memory: peak memory allocated during verify (tracemalloc) of a short game and of a
+  game about 10× longer. Budget: the ratio stays near 1 (verify streams the chain).
+
+The test-only "tally" engine (tests/testgame) is used when no real engine is named, so
+the core can be measured on its own. Nothing here is asserted by the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("ARBITER_ENGINES", "tally=testgame:TallyEngine")
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tests"), str(ROOT), os.environ.get("PYTHONPATH")]))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from arbiter.bots.selfplay import play  # noqa: E402
+from arbiter.core import registry  # noqa: E402
+from arbiter.core.canonical import pretty  # noqa: E402
+from arbiter.core.gamedir import GameDir  # noqa: E402
+from arbiter.core.player import load_state, make_move  # noqa: E402
+from arbiter.core.replay import verify  # noqa: E402
+from arbiter.core.rng import Rng  # noqa: E402
+
+LENGTH_OPTIONS = {
+    # A short game and one about ten times longer, per engine that has a length knob.
+    "tally": ({"cards": "6", "hand": "1"}, {"cards": "60", "hand": "1"}),
+}
+
+
+def timed(argv: list[str], repeat: int, prepare=None) -> float:
+    """Return the median wall time of running ``argv`` ``repeat`` times."""
+    times = []
+    for _ in range(repeat):
+        if prepare is not None:
+            prepare()
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def near_end_move(work: Path, engine: str, seats: int) -> tuple[Path, Path]:
+    """Play a game, then rewind it by one decision; return (template folder, move file)."""
+    run = play(work / "full", engine, seats, "bench")
+    # Rebuild the game up to the last move, keeping that move aside to submit.
+    moves = sorted(run.moves.glob("[0-9]*.json"))
+    last = moves[-1]
+    partial = work / "partial"
+    play_until(work, engine, seats, len(moves) - 1, partial)
+    state = load_state(GameDir(partial / "game").seat_state(load_state(GameDir(partial / "game").public_state)["prompt"]["seat"]))
+    move = make_move(state, partial / "keys" / state["seat"], [state["legal"][0]])
+    path = work / "move.json"
+    path.write_bytes(pretty(move))
+    del last
+    return partial / "game", path
+
+
+def play_until(work: Path, engine: str, seats: int, decisions: int, root: Path) -> None:
+    """Self-play the same seed, stopping after ``decisions`` decisions (no reveal)."""
+    from arbiter.bots import selfplay
+
+    class Stop(Exception):
+        pass
+
+    def progress(n: int) -> None:
+        if n >= decisions:
+            raise Stop
+
+    try:
+        selfplay.play(root, engine, seats, "bench", progress=progress)
+    except Stop:
+        pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", default=None)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    engine = args.engine or next((n for n in ("mottainai", "tally") if n in registry.names()), "tally")
+    info = registry.get(engine).info
+    seats = info.min_seats
+    python = sys.executable
+    work = Path(tempfile.mkdtemp(prefix="arbiter-bench-"))
+    try:
+        print(f"engine {engine} {info.version}, {seats} seats; median of {args.repeat} runs; python {sys.version.split()[0]}")
+        floor = timed([python, "-c", "import typer, pydantic, jsonschema, cryptography"], args.repeat)
+        game, move = near_end_move(work, engine, seats)
+        scratch = work / "scratch"
+
+        def fresh() -> None:
+            shutil.rmtree(scratch, ignore_errors=True)
+            shutil.copytree(game, scratch)
+
+        submit = timed([python, "-m", "arbiter", "submit", str(scratch), str(move)], args.repeat, fresh)
+        entries = len((game / "chain.jsonl").read_bytes().splitlines())
+        print(f"submit (entry #{entries} of a 2-player game): {submit * 1000:.0f} ms = "
+              f"{submit / floor:.2f}× the dependency floor ({floor * 1000:.0f} ms); budget ≤ 1.5×")
+
+        short_opts, long_opts = LENGTH_OPTIONS.get(engine, ({}, {}))
+        short = play(work / "short", engine, seats, "short", options=short_opts)
+        long = play(work / "long", engine, seats, "long", options=long_opts)
+        verify(long.game, signatures=False)  # warm up imports and caches
+        best = min(_timed_verify(long.game) for _ in range(3))
+        report = verify(long.game, signatures=False)
+        print(f"verify: {report.decisions} decisions in {best * 1000:.1f} ms = "
+              f"{report.decisions / best:,.0f} decisions/s (signatures excluded); budget ≥ 20,000/s")
+        peak_short = _peak_verify(short.game)
+        peak_long = _peak_verify(long.game)
+        print(f"verify peak memory: {short.decisions} decisions {peak_short / 1024:.0f} KiB, "
+              f"{long.decisions} decisions {peak_long / 1024:.0f} KiB: ratio {peak_long / peak_short:.2f} "
+              f"for {long.decisions / max(short.decisions, 1):.1f}× the length")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _timed_verify(game: Path) -> float:
+    start = time.perf_counter()
+    verify(game, signatures=False)
+    return time.perf_counter() - start
+
+
+def _peak_verify(game: Path) -> int:
+    verify(game, signatures=False)
+    tracemalloc.start()
+    verify(game, signatures=False)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+if __name__ == "__main__":
+    _ = Rng  # the benchmark itself draws nothing at random
+    main()

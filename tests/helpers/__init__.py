@@ -1,0 +1,1 @@
+"""Shared builders for the referee, verify and CLI tests (imported as ``helpers.*``)."""
