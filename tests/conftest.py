@@ -5,7 +5,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from arbiter.core.registry import register  # noqa: E402
-from testgame import TallyEngine  # noqa: E402
+from testgame import TallyEngine
+
+from arbiter.core.registry import register
 
 register("tally", TallyEngine)

@@ -8,8 +8,9 @@ applied with stream ``n``, and the bot's own choices come from a separate seed
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from arbiter.core.engine import Action, Engine, Event
 from arbiter.core.rng import Rng

@@ -62,6 +62,8 @@ class Event:
     ``data`` may hold hidden details (a drawn card); only ``describe`` decides who reads
     them. ``barrier`` marks events that reveal something new to the acting seat (a card
     turned up, an opponent's reveal): a batch must stop after the action that caused one.
+    Whether an event is a barrier must follow from what the acting seat can see (that a
+    card was drawn), never from the hidden content (which card).
     """
 
     kind: str
@@ -108,6 +110,8 @@ class Engine(ABC):
     """
 
     info: ClassVar[EngineInfo]
+    legal_actions_complete: ClassVar[bool] = True
+    """False when ``legal_actions`` lists only a sample (e.g. capped bids); ``check`` stays exact."""
 
     # -- options -------------------------------------------------------------------
     def parse_options(self, raw: Mapping[str, str]) -> dict[str, Any]:
@@ -158,7 +162,11 @@ class Engine(ABC):
 
     @abstractmethod
     def view(self, state: Any, seat: str | None) -> dict[str, Any]:
-        """Return what ``seat`` may know (``None``: a spectator)."""
+        """Return what ``seat`` may know (``None``: a spectator).
+
+        It must include everything the seat's log lines have told it that still matters
+        (e.g. a revealed card that went back into a hand): resampling relies on it.
+        """
 
     @abstractmethod
     def outcome(self, state: Any) -> Outcome | None:

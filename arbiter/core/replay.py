@@ -16,7 +16,7 @@ from typing import IO, Any
 
 from arbiter.core import chain as chainlib
 from arbiter.core import views
-from arbiter.core.canonical import parse_strict
+from arbiter.core.canonical import parse_strict, pretty
 from arbiter.core.chain import iter_chain
 from arbiter.core.errors import ArbiterError, VerificationFailed
 from arbiter.core.gamedir import GameDir
@@ -187,6 +187,8 @@ def _replay(
                 reader.expect(views.log_entry(seq, lines), f"at entry #{seq}")
             head = entry["hash"]
             report.entries += 1
+        if records.handle is not None and records.handle.readline():
+            raise _fail(f"reveal/signed.jsonl has lines after entry #{seq}, the last chain entry")
     except ArbiterError as exc:
         if isinstance(exc, VerificationFailed):
             raise
@@ -196,6 +198,8 @@ def _replay(
         records.__exit__()
     if record["head"] != head:
         raise _fail("reveal/reveal.json was made at another chain head")
+    if gd.reveal_record.read_bytes() != pretty(record):
+        raise _fail("reveal/reveal.json is not byte for byte what the referee wrote: it was edited")
     report.checks.append(f"signatures: {report.signatures} signed files verify with their seats' keys")
     report.checks.append(f"replay: {report.entries} entries, {report.decisions} decisions, every chain line identical")
     outcome = engine.outcome(table.state) if table.over else None

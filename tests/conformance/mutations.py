@@ -3,59 +3,78 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from arbiter.core.canonical import MAX_SAFE_INT
 from arbiter.core.engine import Action
 from arbiter.core.rng import Rng
-
-from conformance.harness import distinct
+from conformance.harness import key
 
 JUNK: list[Any] = ["", "x", None, -1, 0, 1, True, False, MAX_SAFE_INT, [], {}, ["x"], {"x": 1}]
-ILL_FORMED: list[Action] = [{}, {"kind": None}, {"kind": "no-such-kind"}, {"kind": 7}, {"kind": ["x"]}]
+ILL_FORMED: list[Action] = [
+    {},
+    {"kind": None},
+    {"kind": "no-such-kind"},
+    {"kind": 7},
+    {"kind": ["x"]},
+]
 
 
 class Pool:
     """Actions and field values seen in legal actions anywhere in the run."""
 
     def __init__(self) -> None:
-        self.actions: list[Action] = []
-        self.values: dict[str, list[Any]] = {}
-        self.shapes: dict[str, list[list[str]]] = {}
+        self._actions: dict[bytes, Action] = {}
+        self._values: dict[str, dict[bytes, Any]] = {}
+        self._shapes: dict[str, dict[bytes, list[str]]] = {}
+
+    @property
+    def actions(self) -> list[Action]:
+        return list(self._actions.values())
+
+    @property
+    def values(self) -> dict[str, list[Any]]:
+        return {name: list(seen.values()) for name, seen in self._values.items()}
+
+    @property
+    def shapes(self) -> dict[str, list[list[str]]]:
+        return {kind: list(seen.values()) for kind, seen in self._shapes.items()}
 
     def add(self, actions: list[Action]) -> None:
         """Remember these legal actions, their field values and their shapes."""
-        self.actions = distinct(self.actions + actions)
         for action in actions:
+            self._actions.setdefault(key(action), action)
             for name, value in action.items():
-                self.values[name] = distinct(self.values.get(name, []) + [value])
-            kind = str(action.get("kind"))
-            self.shapes[kind] = distinct(self.shapes.get(kind, []) + [sorted(action)])
+                self._values.setdefault(name, {}).setdefault(key(value), value)
+            shape = sorted(action)
+            self._shapes.setdefault(str(action.get("kind")), {}).setdefault(key(shape), shape)
 
 
 def candidates(legal: list[Action], pool: Pool, rng: Rng, count: int) -> list[Action]:
     """Return ``count`` plausible but mostly illegal decisions built from ``legal`` and ``pool``."""
-    if not pool.actions:
+    actions, values, shapes = pool.actions, pool.values, pool.shapes
+    if not actions:
         return list(ILL_FORMED)
 
     def base() -> Action:
-        return copy.deepcopy(rng.choice(legal or pool.actions))
+        return copy.deepcopy(rng.choice(legal or actions))
 
     def fields(action: Action) -> list[str]:
         return [name for name in sorted(action) if name != "kind"]
 
     def other_action() -> Action:
-        return copy.deepcopy(rng.choice(pool.actions))
+        return copy.deepcopy(rng.choice(actions))
 
     def same_field(action: Action) -> Action:
         if names := fields(action):
             name = rng.choice(names)
-            action[name] = copy.deepcopy(rng.choice(pool.values[name]))
+            action[name] = copy.deepcopy(rng.choice(values[name]))
         return action
 
     def odd_value(action: Action) -> Action:
         name = rng.choice(sorted(action))
-        every = [v for values in pool.values.values() for v in values]
+        every = [v for values in values.values() for v in values]
         action[name] = copy.deepcopy(rng.choice(every + JUNK))
         return action
 
@@ -70,7 +89,7 @@ def candidates(legal: list[Action], pool: Pool, rng: Rng, count: int) -> list[Ac
         return action
 
     def other_kind(action: Action) -> Action:
-        action["kind"] = rng.choice(pool.values["kind"])
+        action["kind"] = rng.choice(values["kind"])
         return action
 
     def dropped(action: Action) -> Action:
@@ -82,9 +101,9 @@ def candidates(legal: list[Action], pool: Pool, rng: Rng, count: int) -> list[Ac
         return action
 
     def built(_: Action) -> Action:
-        kind = rng.choice(sorted(pool.shapes))
-        shape = rng.choice(pool.shapes[kind])
-        return {name: copy.deepcopy(rng.choice(pool.values[name])) for name in shape}
+        kind = rng.choice(sorted(shapes))
+        shape = rng.choice(shapes[kind])
+        return {name: copy.deepcopy(rng.choice(values[name])) for name in shape}
 
     def ill_formed(_: Action) -> Action:
         return copy.deepcopy(rng.choice(ILL_FORMED))

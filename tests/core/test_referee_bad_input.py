@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.tables import Table, create, expect_rejection, started
 
 from arbiter.core import errors
 from arbiter.core.canonical import MAX_BYTES, canonical, pretty
@@ -37,7 +38,6 @@ from arbiter.core.player import make_join
 from arbiter.core.referee import submit
 from arbiter.core.replay import verify
 from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE, keygen, read_public_key, sign
-from helpers.tables import Table, create, expect_rejection, started
 
 # The documented exit codes (README table); pinned here so a renumbering is noticed.
 CODES = {
@@ -569,3 +569,12 @@ def test_batch_running_past_the_end_of_the_game(tmp_path: Path) -> None:
                                    {"kind": "end"}])
     message = reject(table, BarrierCrossed, move)
     assert "game ended after action 2" in message
+
+
+@pytest.mark.parametrize("count", [0, 65])
+def test_batch_size_limits(table: Table, count: int) -> None:
+    move = table.move_file("alice", [{"kind": "draw"}])
+    del move["signature"]
+    move["actions"] = [{"kind": "draw"}] * count
+    move["signature"] = sign(move, table.keys["alice"], NAMESPACE_MOVE)
+    reject(table, SchemaViolation, move)

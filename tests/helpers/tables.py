@@ -1,18 +1,19 @@
 """Build tally games for tests: keys, a game folder, joins, signed moves, snapshots.
 
-Everything is deterministic except the Ed25519 keys (``keygen`` draws them fresh): the
-referee secret, the join entropies and the creation time are fixed, so the same seats
-always get the same deal.
+The referee secret, the join entropies and the creation time are fixed, so the same
+seats and options always get the same deal. ``started`` builds each kind of game once
+per test process and copies it (keys included) into the test's folder.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arbiter.core.canonical import canonical, pretty
+from arbiter.core.canonical import pretty
 from arbiter.core.gamedir import GameDir
 from arbiter.core.player import load_state, make_join, make_move
 from arbiter.core.referee import Accepted, new_game, submit
@@ -64,17 +65,9 @@ class Table:
         return dict(json.loads(self.gd.manifest.read_text()))
 
     # -- building -----------------------------------------------------------------
-    def join_file(self, seat: str, key: str | None = None) -> dict[str, Any]:
-        """Return a signed join file for ``seat`` (signed with ``key``'s key if given)."""
-        signer = self.keys[key or seat]
-        if key is not None and key != seat:
-            # make_join refuses a key that is not the seat's; sign the same object by hand.
-            from arbiter.core.signing import NAMESPACE_JOIN, sign
-
-            join = make_join(self.gd.manifest, seat, self.keys[seat], entropy=entropy(seat))
-            join["signature"] = sign(join, signer, NAMESPACE_JOIN)
-            return join
-        return make_join(self.gd.manifest, seat, signer, entropy=entropy(seat))
+    def join_file(self, seat: str) -> dict[str, Any]:
+        """Return ``seat``'s signed join file (fixed entropy)."""
+        return make_join(self.gd.manifest, seat, self.keys[seat], entropy=entropy(seat))
 
     def move_file(
         self, seat: str, actions: list[dict[str, Any]], *, state: dict[str, Any] | None = None
@@ -93,13 +86,6 @@ class Table:
     def play(self, seat: str, *actions: dict[str, Any]) -> Accepted:
         """Build, sign and submit a move by ``seat``."""
         return self.submit_obj(self.move_file(seat, list(actions)))
-
-    def write(self, name: str, obj: dict[str, Any]) -> Path:
-        """Write a file outside the game folder (as a player would) and return its path."""
-        self.files.mkdir(parents=True, exist_ok=True)
-        path = self.files / name
-        path.write_bytes(pretty(obj))
-        return path
 
     def snapshot(self) -> dict[str, bytes]:
         return snapshot(self.root)
@@ -153,7 +139,29 @@ def create(
 
 
 def started(tmp: Path, seats: int | list[str] = 2, **kwargs: Any) -> Table:
-    """Create a tally game and submit every seat's join: the game is being played."""
+    """Create a tally game and submit every seat's join: the game is being played.
+
+    The folder is built once per set of arguments and copied (keys included), so tests
+    do not pay for key generation and the referee's fsyncs each time.
+    """
+    if kwargs.get("keys") is None:
+        names = list(SEATS[:seats]) if isinstance(seats, int) else list(seats)
+        opts = tuple(sorted((kwargs.get("options") or {}).items()))
+        cache_key = ("started", tuple(names), opts,
+                     tuple(sorted((k, v) for k, v in kwargs.items() if k not in ("options", "keys"))))
+
+        def build(base: Path) -> None:
+            _started(base, names, **kwargs)
+
+        from_template(cache_key, tmp, build)
+        keys = {seat: tmp / "keys" / seat for seat in names}
+        table = Table(tmp / "game", keys, names, tmp / "out")
+        assert table.state()["status"] == "playing"
+        return table
+    return _started(tmp, seats, **kwargs)
+
+
+def _started(tmp: Path, seats: int | list[str] = 2, **kwargs: Any) -> Table:
     table = create(tmp, seats, **kwargs)
     for seat in table.seats:
         table.submit_obj(table.join_file(seat))
@@ -161,9 +169,29 @@ def started(tmp: Path, seats: int | list[str] = 2, **kwargs: Any) -> Table:
     return table
 
 
-def canonical_bytes(obj: dict[str, Any]) -> bytes:
-    """The canonical bytes of a file (what the referee stores)."""
-    return canonical(obj)
+_TEMPLATES: dict[Any, Path] = {}
+_TEMPLATE_ROOT: list[Path] = []
+
+
+def from_template(key: Any, dest: Path, build: Callable[[Path], None]) -> None:
+    """Copy into ``dest`` what ``build(folder)`` made in an empty folder (once per ``key``).
+
+    Templates live in a temporary folder removed when the test process exits.
+    """
+    import atexit
+    import shutil
+    import tempfile
+
+    if key not in _TEMPLATES:
+        if not _TEMPLATE_ROOT:
+            root = Path(tempfile.mkdtemp(prefix="arbiter-templates-"))
+            atexit.register(shutil.rmtree, root, True)
+            _TEMPLATE_ROOT.append(root)
+        folder = _TEMPLATE_ROOT[0] / f"t{len(_TEMPLATES)}"
+        folder.mkdir()
+        build(folder)
+        _TEMPLATES[key] = folder
+    shutil.copytree(_TEMPLATES[key], dest, dirs_exist_ok=True, symlinks=True)
 
 
 def expect_rejection(

@@ -20,7 +20,8 @@ Rules (cited as TALLY-n in rejections and tests):
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -37,7 +38,6 @@ from arbiter.core.engine import (
 )
 from arbiter.core.errors import SchemaViolation, UsageError
 from arbiter.core.rng import Rng
-
 from testgame import moves
 from testgame.state import TallyState, decode, encode
 
@@ -229,7 +229,11 @@ class TallyEngine(Engine):
             return None
         scores = self._scores(state)
         breakdown = {
-            s: {"tally": scores[s], "cards": len(state.tallies[s]), "discarded": len(state.piles[s])}
+            s: {
+                "tally": scores[s],
+                "cards": len(state.tallies[s]),
+                "discarded": len(state.piles[s]),
+            }
             for s in state.seats
         }
         return Outcome(scores, rank_by_score(scores, state.seats), breakdown)
@@ -243,7 +247,9 @@ class TallyEngine(Engine):
             return f"the {data['cards']} cards are shuffled into the deck"
         if event.kind == "deal":
             cards = ", ".join(map(str, data["cards"]))
-            return f"you are dealt {cards}" if mine else f"{seat} is dealt {len(data['cards'])} cards"
+            return (
+                f"you are dealt {cards}" if mine else f"{seat} is dealt {len(data['cards'])} cards"
+            )
         if event.kind == "play":
             return f"{seat} plays {data['card']}"
         if event.kind == "discard":

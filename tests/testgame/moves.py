@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 
 class _Decision(BaseModel):
     # Strict: decisions are signed bytes, so "7" or true must never pass for 7.
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True
+    )
 
 
 class Play(_Decision):
@@ -40,7 +42,7 @@ class End(_Decision):
     kind: Literal["end"]
 
 
-Decision = Annotated[Union[Play, Discard, Draw, End], Field(discriminator="kind")]
+Decision = Annotated[Play | Discard | Draw | End, Field(discriminator="kind")]
 
 DECISION = TypeAdapter(Decision)
 
@@ -48,4 +50,8 @@ DECISION = TypeAdapter(Decision)
 def schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of one decision."""
     out = DECISION.json_schema()
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "TallyDecision", **out}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "TallyDecision",
+        **out,
+    }

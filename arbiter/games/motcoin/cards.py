@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 
 from arbiter.core.canonical import parse_strict
 from arbiter.core.errors import MalformedInput, SchemaViolation, UsageError
@@ -43,11 +43,13 @@ def builtin_table() -> dict[str, Any]:
 
 def problem(table: Any) -> str | None:
     """Return the first thing wrong with a table as one line, or ``None`` if it is valid."""
-    errors = sorted(_validator().iter_errors(table), key=lambda e: (list(e.absolute_path), e.message))
+    errors = sorted(
+        _validator().iter_errors(table), key=lambda e: (list(e.absolute_path), e.message)
+    )
     if errors:
         error = jsonschema.exceptions.best_match(errors)
         where = "/".join(str(part) for part in error.absolute_path) or "top level"
-        return f"{error.message} (at {where})"
+        return f"{_short(error)} (at {where})"
     numbers = sorted(row["number"] for row in table["cards"])
     if numbers != list(range(1, 25)):
         repeated = sorted({n for n in numbers if numbers.count(n) > 1})
@@ -60,6 +62,15 @@ def problem(table: Any) -> str | None:
     if doubles > spare:
         return f"{doubles} double-auction cards need {doubles} spare Stable Coins, the table has {spare}"
     return None
+
+
+def _short(error: jsonschema.exceptions.ValidationError) -> str:
+    """Return a schema error without a dump of a large instance."""
+    if error.validator in ("minItems", "maxItems") and isinstance(error.instance, list):
+        bound = "at least" if error.validator == "minItems" else "at most"
+        return f"needs {bound} {error.validator_value} items, has {len(error.instance)}"
+    message = str(error.message)
+    return message if len(message) <= 160 else message[:157] + "..."
 
 
 def load_file(path: str) -> dict[str, Any]:
@@ -79,11 +90,11 @@ def load_file(path: str) -> dict[str, Any]:
     return dict(table)
 
 
-def resolve(option: Any) -> dict[str, Any]:
-    """Return the table an options value stands for (``"builtin"`` or an embedded table)."""
+def resolve(option: Any) -> dict[str, Any] | str:
+    """Check an options value: ``"builtin"`` or an embedded table (returned as is)."""
     if option == BUILTIN:
-        return builtin_table()
-    issue = problem(option) if isinstance(option, dict) else "expected an object or \"builtin\""
+        return BUILTIN
+    issue = problem(option) if isinstance(option, dict) else 'expected an object or "builtin"'
     if issue is not None:
         raise SchemaViolation(f"the manifest's Mot Coin card table is invalid: {issue}")
     return dict(option)
@@ -146,6 +157,14 @@ def _catalog_for(key: str) -> Catalog:
     return Catalog(json.loads(key))
 
 
-def catalog(table: dict[str, Any]) -> Catalog:
-    """Return the (cached) catalog of a table; tables are never mutated."""
+def catalog(table: dict[str, Any] | str) -> Catalog:
+    """Return the (cached) catalog of a table, or of the shipped one for ``"builtin"``."""
+    if table == BUILTIN:
+        return _builtin_catalog()
+    assert isinstance(table, dict)
     return _catalog_for(json.dumps(table, sort_keys=True))
+
+
+@lru_cache(maxsize=1)
+def _builtin_catalog() -> Catalog:
+    return Catalog(builtin_table())

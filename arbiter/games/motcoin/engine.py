@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Mapping
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import SchemaViolation, UsageError
@@ -11,11 +12,11 @@ from arbiter.games.motcoin import cards, flow, moves, narrate, scoring
 from arbiter.games.motcoin.state import State, copy_state, decode, encode
 
 NOTES = (
-    "The card table is provisional except cards 1-5, 15, 19 and 24: the rules give cards 1-5 "
-    "in full, the price and crash value of 15 and 19, and only that 24 is a HardFork; every "
-    "other value follows the rules' stated tendencies.",
-    "A group that owns the game can load its own table: --option cards=FILE "
-    "(checked against arbiter/games/motcoin/cards.schema.json).",
+    (
+        "The card table is provisional except cards 1-5, 15, 19 and 24 (of 15, 19 and 24 only "
+        "what the rules state); every other value follows the rules' stated tendencies."
+    ),
+    "Play with your own printed values: --option cards=FILE (see motcoin/cards.schema.json).",
 )
 
 
@@ -33,7 +34,7 @@ class MotCoinEngine(Engine):
         options=(
             OptionInfo(
                 "cards",
-                "card table JSON file (see cards.schema.json); 'builtin' is the shipped provisional table",
+                "card table JSON file (cards.schema.json); builtin: the shipped provisional table",
                 cards.BUILTIN,
             ),
         ),
@@ -60,7 +61,9 @@ class MotCoinEngine(Engine):
         cards.resolve(options["cards"])
 
     # -- the game ------------------------------------------------------------------------
-    def setup(self, options: Mapping[str, Any], seats: list[str], rng: Rng) -> tuple[State, list[Event]]:
+    def setup(
+        self, options: Mapping[str, Any], seats: list[str], rng: Rng
+    ) -> tuple[State, list[Event]]:
         if not self.info.min_seats <= len(seats) <= self.info.max_seats:
             raise UsageError(f"Mot Coin needs 3 to 5 players, not {len(seats)}")
         table = cards.resolve(options.get("cards", cards.BUILTIN))

@@ -24,7 +24,7 @@ from arbiter.games.motcoin.state import (
 # -- setup and the turn structure ------------------------------------------------------
 
 
-def setup(table: dict[str, Any], seats: list[str], rng: Rng) -> tuple[State, list[Event]]:
+def setup(table: dict[str, Any] | str, seats: list[str], rng: Rng) -> tuple[State, list[Event]]:
     """Deal dice and Stable Coins, shuffle the draw pile and reveal the first auction."""
     cards = catalog(table)
     dice = DICE_PER_SEAT[len(seats)]
@@ -68,6 +68,8 @@ def prompt(state: State) -> Prompt | None:
         return Prompt(seat, "remove", {"source": state.source, "face": face, "cards": options})
     auction = state.auction
     assert auction is not None and auction.turn is not None
+    available = state.players[auction.turn].available
+    beat = f"stronger than {auction.high}" if auction.high else "of at least one die"
     return Prompt(
         auction.turn,
         "bid",
@@ -76,7 +78,8 @@ def prompt(state: State) -> Prompt | None:
             "stable": auction.stable,
             "high": list(auction.high),
             "high_seat": auction.high_seat,
-            "available": state.players[auction.turn].available,
+            "available": available,
+            "hint": f"bid any faces {beat} with up to {available} dice, or pass",
         },
     )
 
@@ -217,7 +220,9 @@ def win(state: State, events: list[Event]) -> None:
     state.first = winner
     state.auction = None
     value = state.cards[auction.card]["fluctuation"]
-    fluctuate(state, value, auction.card, [s for s in state.after(winner) if s not in exempt], events)
+    fluctuate(
+        state, value, auction.card, [s for s in state.after(winner) if s not in exempt], events
+    )
 
 
 def all_pass(state: State, events: list[Event]) -> None:
@@ -241,7 +246,9 @@ def _place(state: State, seat: str, card: str, dice: list[int]) -> None:
 # -- price fluctuation (rules 4.3) ----------------------------------------------------------
 
 
-def fluctuate(state: State, value: int | str, card: str, seats: list[str], events: list[Event]) -> None:
+def fluctuate(
+    state: State, value: int | str, card: str, seats: list[str], events: list[Event]
+) -> None:
     """Apply a fluctuation value to every fluctuation die of ``seats``, in that order."""
     for seat in seats:
         player = state.players[seat]
@@ -273,7 +280,9 @@ def shift(state: State, seat: str, value: int, card: str, events: list[Event]) -
         back = len(before) - len(kept)
         holding.dice = kept
         returned += back
-        changes.append({"card": holding.card, "before": before, "after": list(kept), "returned": back})
+        changes.append(
+            {"card": holding.card, "before": before, "after": list(kept), "returned": back}
+        )
     player.available += returned
     data = {"seat": seat, "card": card, "value": value, "changes": changes, "returned": returned}
     events.append(Event("fluctuation", data))
@@ -286,7 +295,7 @@ def lowest(player: Player) -> tuple[int, list[str]]:
 
 
 def take_back(state: State, seat: str, card: str, source: str, events: list[Event]) -> None:
-    """"Remove one die": return one lowest die from ``card`` to the seat's pool."""
+    """ "Remove one die": return one lowest die from ``card`` to the seat's pool."""
     player = state.players[seat]
     face, _ = lowest(player)
     holding = next(h for h in player.holdings if h.card == card)

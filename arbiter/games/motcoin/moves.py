@@ -7,7 +7,7 @@ then of 1s, compared in that order (MC-R2).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -20,7 +20,9 @@ Strength = tuple[int, int, int, int, int, int]
 
 
 class _Decision(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(
+        extra="forbid", strict=True, frozen=True, use_attribute_docstrings=True
+    )
 
 
 class Bid(_Decision):
@@ -45,7 +47,7 @@ class Remove(_Decision):
     """The id of the card to take the die from: "12" for No.12, "S3" for a Stable Coin."""
 
 
-Decision = Annotated[Union[Bid, Pass, Remove], Field(discriminator="kind")]
+Decision = Annotated[Bid | Pass | Remove, Field(discriminator="kind")]
 _ADAPTER: TypeAdapter[Bid | Pass | Remove] = TypeAdapter(Decision)
 
 EXAMPLES = '{"kind": "bid", "dice": [6, 3]}, {"kind": "pass"} or {"kind": "remove", "card": "12"}'
@@ -55,7 +57,11 @@ EXAMPLES = '{"kind": "bid", "dice": [6, 3]}, {"kind": "pass"} or {"kind": "remov
 def action_schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of one decision, a tagged union on ``kind``."""
     schema = _ADAPTER.json_schema()
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Mot Coin decision", **schema}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Mot Coin decision",
+        **schema,
+    }
 
 
 def parse(action: Any) -> Bid | Pass | Remove:
@@ -65,7 +71,9 @@ def parse(action: Any) -> Bid | Pass | Remove:
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"]) or "decision"
-        raise reject(f"malformed decision ({where}: {error['msg']}); expected {EXAMPLES}", "schema") from None
+        raise reject(
+            f"malformed decision ({where}: {error['msg']}); expected {EXAMPLES}", "schema"
+        ) from None
 
 
 def normalise(dice: list[int]) -> list[int]:

@@ -3,7 +3,8 @@ order of the draw pile, which no event carries, so every viewer reads the same l
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from arbiter.core.engine import Event
 
@@ -35,7 +36,9 @@ def signed(value: int | str) -> str:
 
 def card_text(brief: Mapping[str, Any]) -> str:
     """Return ``No.7 Mot Coin 16 (+1, x-2)`` from a card's public data."""
-    kind = {"motcoin": "Mot Coin", "hardfork": "HardFork", "stablecoin": "Stable Coin"}[brief["type"]]
+    kind = {"motcoin": "Mot Coin", "hardfork": "HardFork", "stablecoin": "Stable Coin"}[
+        brief["type"]
+    ]
     head = f"{brief['name']} {kind}" if brief["type"] != "stablecoin" else brief["name"]
     if "price" in brief:
         head += f" {brief['price']}"
@@ -76,7 +79,9 @@ def describe(event: Event, viewer: str | None) -> str | None:
         return f"No second bidder: {name(d['stable'])} leaves the game."
     if kind == "all-pass":
         extra = f" with {name(d['stable'])}" if d.get("stable") else ""
-        return f"Everyone passes: {name(d['card'])}{extra} leaves the game; every player applies -1."
+        return (
+            f"Everyone passes: {name(d['card'])}{extra} leaves the game; every player applies -1."
+        )
     if kind == "fluctuation":
         return _fluctuation(d)
     if kind == "take-back":
@@ -124,10 +129,14 @@ def _fluctuation(d: Mapping[str, Any]) -> str:
 def score_line(seat: str, s: Mapping[str, Any]) -> str:
     """Return one row of the final scoring table."""
     b = s["breakdown"]
-    piles = " + ".join(
-        f"{len(p['cards'])}x{p['price']}" + (f" (from {'/'.join(name(c) for c in p['cards'])})" if len(p["cards"]) > 1 else "")
-        for p in s["stacks"]
-    ) or "no Mot Coin"
+    piles = (
+        " + ".join(
+            f"{len(p['cards'])}x{p['price']}"
+            + (f" (from {'/'.join(name(c) for c in p['cards'])})" if len(p["cards"]) > 1 else "")
+            for p in s["stacks"]
+        )
+        or "no Mot Coin"
+    )
     others = "".join(f", {name(o['card'])} {o['value']}" for o in s["others"])
     return (
         f"Score {seat}: {piles} = {b['motcoin_value']} (rise +{b['rise']}){others}; "
@@ -139,22 +148,32 @@ def render(view: Mapping[str, Any], seat: str | None) -> list[str]:
     """Return terminal lines for a view: the market, the auction, each player's cards."""
     cards = view["cards"]
     lines = [
-        f"Mot Coin, round {view['round']}: draw pile {view['draw_pile']['count']} cards, "
-        f"discard {len(view['discard'])}, HardForks auctioned {view['hardforks_auctioned']}/4, "
-        f"first player {view['first_player']}."
+        (
+            f"Mot Coin, round {view['round']}: draw pile {view['draw_pile']['count']} cards, "
+            f"discard {len(view['discard'])}, HardForks auctioned {view['hardforks_auctioned']}/4, "
+            f"first player {view['first_player']}."
+        )
     ]
     auction = view.get("auction")
     if auction:
         line = f"Auction: {card_text(cards[auction['card']])}"
         if auction.get("stable"):
             line += f" + {name(auction['stable'])}"
-        high = f"{auction['high_seat']} {dice(auction['high'])}" if auction["high_seat"] else "no bid yet"
-        lines.append(f"{line}; high bid {high}; to act: {auction['turn']}; passed: {', '.join(auction['passed']) or '-'}.")
+        high = (
+            f"{auction['high_seat']} {dice(auction['high'])}"
+            if auction["high_seat"]
+            else "no bid yet"
+        )
+        lines.append(
+            f"{line}; high bid {high}; to act: {auction['turn']}; passed: {', '.join(auction['passed']) or '-'}."
+        )
     for other in view["seats"]:
         p = view["players"][other]
         held = "; ".join(f"{name(h['card'])} {dice(h['dice'])}" for h in p["cards"]) or "no cards"
         you = " (you)" if other == seat else ""
         lines.append(f"{other}{you}: {p['available']} available dice; {held}.")
+    if view.get("ender"):
+        lines.append(f"Game over: {name(view['ender'])} was the 4th HardFork.")
     result = view.get("result")
     if result:
         for other in view["seats"]:

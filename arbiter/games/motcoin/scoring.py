@@ -64,8 +64,14 @@ def score_player(cards: Catalog, player: Player, gap: int) -> dict[str, Any]:
         value = 2 * base if kind == HARDFORK else base
         crash = cards[h.card]["crash"]
         others.append(
-            {"card": h.card, "type": kind, "value": value, "dice": list(h.dice), "crash": crash,
-             "loss": _loss(h.dice, crash)}
+            {
+                "card": h.card,
+                "type": kind,
+                "value": value,
+                "dice": list(h.dice),
+                "crash": crash,
+                "loss": _loss(h.dice, crash),
+            }
         )
     forks = [o for o in others if o["type"] == HARDFORK]
     stables = [o for o in others if o["type"] != HARDFORK]
@@ -96,7 +102,12 @@ def score(state: State) -> dict[str, Any]:
     seats = {seat: score_player(state.cards, state.players[seat], gap) for seat in state.seats}
     scores = {seat: seats[seat]["breakdown"]["total"] for seat in state.seats}
     # Rules 6: the highest total wins, even if negative; a tie shares the victory.
-    return {"gap": gap, "seats": seats, "scores": scores, "ranking": rank_by_score(scores, state.seats)}
+    return {
+        "gap": gap,
+        "seats": seats,
+        "scores": scores,
+        "ranking": rank_by_score(scores, state.seats),
+    }
 
 
 def outcome(result: dict[str, Any]) -> Outcome:

@@ -57,7 +57,8 @@ class State:
     """Everything about a game of Mot Coin; only ``draw``'s order is hidden."""
 
     seats: list[str]
-    table: dict[str, Any]
+    table: dict[str, Any] | str
+    """The card table: ``"builtin"`` (the shipped one) or a group's own, embedded."""
     dice_per_seat: int
     players: dict[str, Player]
     first: str

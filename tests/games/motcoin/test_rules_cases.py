@@ -42,7 +42,7 @@ def test_MC_4_1_1_round_one_auctions_the_lower_of_two(mc):
     """MC-4.1.1 (rules 4.1, printed example): No.2 and No.15 revealed: No.2 is auctioned."""
     state = mc.build(draw=["15", "2", "7", "8"], auction="6")
     events = mc.run(state, ("alice", mc.bid(1)), ("bob", mc.PASS), ("carol", mc.PASS))
-    reveal = [e for e in events if e.kind == "reveal"][0]
+    reveal = next(e for e in events if e.kind == "reveal")
     assert reveal.barrier and reveal.data["card"] == "2" and reveal.data["discarded"] == "15"
     assert state.auction is not None and state.auction.card == "2"
     assert state.discard == ["15"] and state.draw == ["7", "8"]
@@ -52,7 +52,7 @@ def test_MC_4_1_2_round_two_reveals_one_card(mc):
     """MC-4.1.2 (rules 4.1): in round 2 one card is revealed and auctioned."""
     state = mc.build(round=2, draw=["7", "8"], auction="6")
     events = mc.run(state, ("alice", mc.bid(1)), ("bob", mc.PASS), ("carol", mc.PASS))
-    reveal = [e for e in events if e.kind == "reveal"][0]
+    reveal = next(e for e in events if e.kind == "reveal")
     assert [c["id"] for c in reveal.data["shown"]] == ["7"]
     assert state.auction.card == "7" and state.draw == ["8"] and state.discard == []
 
@@ -144,7 +144,9 @@ def test_MC_4_2_8_winner_puts_the_bid_dice_on_the_card(mc):
     assert mc.dice(state, "alice", "6") == [6, 3, 2]
     assert state.players["alice"].available == 3
     assert state.first == "alice" and mc.turn(state) == "alice"
-    assert "alice wins No.6 for [6 3 2]; the dice stay on it. alice is first player." in mc.lines(events)
+    assert "alice wins No.6 for [6 3 2]; the dice stay on it. alice is first player." in mc.lines(
+        events
+    )
 
 
 def test_MC_4_2_9_everyone_passes(mc):
@@ -172,9 +174,7 @@ def test_MC_4_2_10_last_seat_in_may_still_bid(mc):
 def test_MC_4_2_11_seat_that_cannot_bid_passes_automatically(mc):
     """MC-4.2.11 (ruling MC-R7): a seat with no stronger bid possible is passed for."""
     five = [5, 5, 5, 5, 5, 5]
-    state = mc.build(
-        draw=["7", "8"], auction="6", cards={"bob": [("S2", [4, 3, 2]), ("12", five)]}
-    )
+    state = mc.build(draw=["7", "8"], auction="6", cards={"bob": [("S2", [4, 3, 2]), ("12", five)]})
     events = mc.play(state, "alice", mc.bid(1))
     assert [(e.kind, e.data.get("forced")) for e in events[1:2]] == [("pass", "cannot-bid")]
     assert mc.turn(state) == "carol"
@@ -191,7 +191,11 @@ def test_MC_4_2_12_listed_decisions_are_legal(mc):
     mc.play(state, "alice", mc.bid(6, 1))
     actions = mc.engine.legal_actions(state, "bob")
     assert actions == [
-        mc.PASS, mc.bid(6, 2), mc.bid(6, 1, 1), mc.bid(6, 1, 1, 1), mc.bid(6, 1, 1, 1, 1),
+        mc.PASS,
+        mc.bid(6, 2),
+        mc.bid(6, 1, 1),
+        mc.bid(6, 1, 1, 1),
+        mc.bid(6, 1, 1, 1, 1),
         mc.bid(6, 1, 1, 1, 1, 1),
     ]
     for action in actions:
@@ -227,7 +231,9 @@ def test_MC_4_3_2_faces_stop_at_six(mc):
 def test_MC_4_3_3_the_winner_does_not_fluctuate(mc):
     """MC-4.3.3 (rules 4.3): all other players adjust all their fluctuation dice, Stable
     Coin included; the winner's dice stay."""
-    state = mc.build(draw=["7", "8"], auction="20", cards={"alice": [("S1", [4, 3, 2]), ("6", [5])]})
+    state = mc.build(
+        draw=["7", "8"], auction="20", cards={"alice": [("S1", [4, 3, 2]), ("6", [5])]}
+    )
     mc.run(state, ("alice", mc.bid(2)), ("bob", mc.PASS), ("carol", mc.PASS))
     assert mc.dice(state, "alice", "S1") == [4, 3, 2] and mc.dice(state, "alice", "6") == [5]
     assert mc.dice(state, "alice", "20") == [2]
@@ -247,7 +253,8 @@ def test_MC_4_3_5_lowest_die_on_several_cards_owner_chooses(mc):
     """MC-4.3.5 (rules 4.3, ruling MC-R5): when the lowest face lies on several cards,
     its owner names the card; seats choose clockwise from the winner."""
     state = mc.build(
-        draw=["9", "10"], auction="8",
+        draw=["9", "10"],
+        auction="8",
         cards={"bob": [("S2", [4, 2]), ("6", [5, 2])], "carol": [("S3", [3, 1]), ("7", [1])]},
     )
     mc.run(state, ("alice", mc.bid(1)), ("bob", mc.PASS), ("carol", mc.PASS))
@@ -337,8 +344,12 @@ def test_MC_7_1_double_auction_second_bidder_takes_the_stable_coin(mc):
     stable = state.auction.stable
     assert stable == "S4"
     events = mc.run(
-        state, ("alice", mc.bid(2)), ("bob", mc.bid(3)), ("carol", mc.PASS),
-        ("alice", mc.bid(3, 1, 1)), ("bob", mc.PASS),
+        state,
+        ("alice", mc.bid(2)),
+        ("bob", mc.bid(3)),
+        ("carol", mc.PASS),
+        ("alice", mc.bid(3, 1, 1)),
+        ("bob", mc.PASS),
     )
     assert mc.dice(state, "alice", "4") == [3, 1, 1]
     assert mc.dice(state, "bob", stable) == [3]
@@ -370,8 +381,14 @@ def test_MC_7_4_stable_coin_goes_to_the_second_best_bid(mc):
     best bid even after others dropped out; the earliest bid is not rewarded."""
     state = mc.build(mc.SEATS4, draw=["9", "10"], auction="4")
     mc.run(
-        state, ("alice", mc.bid(1)), ("bob", mc.bid(2)), ("carol", mc.bid(3)), ("dave", mc.PASS),
-        ("alice", mc.PASS), ("bob", mc.bid(4)), ("carol", mc.PASS),
+        state,
+        ("alice", mc.bid(1)),
+        ("bob", mc.bid(2)),
+        ("carol", mc.bid(3)),
+        ("dave", mc.PASS),
+        ("alice", mc.PASS),
+        ("bob", mc.bid(4)),
+        ("carol", mc.PASS),
     )
     assert mc.dice(state, "bob", "4") == [4] and mc.dice(state, "carol", "S5") == [3]
     assert mc.dice(state, "alice", "S1") == [3, 2, 1] and mc.dice(state, "carol", "S3") == [4, 3, 2]

@@ -1,0 +1,54 @@
+"""Write a golden example game for an engine (run by hand, then commit the result).
+
+    PYTHONPATH=tests python tests/golden/regenerate.py ENGINE [--players N] [--seed S]
+
+Real engines go to ``examples/<engine>/``, test-only engines to ``tests/golden/<engine>/``.
+The folder holds the revealed game (without ``referee/``) plus the players' signed move
+files and public keys, so a reader can follow it and ``arbiter verify`` can replay it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+
+import conftest  # noqa: E402,F401  (registers the test-only engines)
+from arbiter.bots.selfplay import play  # noqa: E402
+from arbiter.core import registry  # noqa: E402
+
+
+def target(engine: str) -> Path:
+    """Return where the golden example of ``engine`` lives."""
+    if engine in registry.BUILTIN:
+        return ROOT / "examples" / engine
+    return ROOT / "tests" / "golden" / engine
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("engine")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--seed", default="golden")
+    args = parser.parse_args()
+    info = registry.get(args.engine).info
+    players = args.players or info.min_seats
+    out = target(args.engine)
+    with tempfile.TemporaryDirectory() as tmp:
+        run = play(Path(tmp) / "run", args.engine, players, args.seed)
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.copytree(run.game, out / "game", ignore=shutil.ignore_patterns("referee"))
+        shutil.copytree(run.moves, out / "moves")
+        (out / "keys").mkdir()
+        for pub in sorted(run.keys.glob("*.pub")):
+            shutil.copy(pub, out / "keys" / pub.name)
+    print(f"wrote {out}: {run.decisions} decisions; commit it")
+
+
+if __name__ == "__main__":
+    main()
