@@ -33,13 +33,15 @@ os.environ.setdefault("ARBITER_ENGINES", "tally=testgame:TallyEngine")
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tests"), str(ROOT), os.environ.get("PYTHONPATH")]))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from arbiter.bots.selfplay import play  # noqa: E402
-from arbiter.core import registry  # noqa: E402
-from arbiter.core.canonical import pretty  # noqa: E402
-from arbiter.core.gamedir import GameDir  # noqa: E402
-from arbiter.core.player import load_state, make_move  # noqa: E402
-from arbiter.core.replay import verify  # noqa: E402
-from arbiter.core.rng import Rng  # noqa: E402
+import contextlib
+
+from arbiter.bots.selfplay import play
+from arbiter.core import registry
+from arbiter.core.canonical import pretty
+from arbiter.core.gamedir import GameDir
+from arbiter.core.player import load_state, make_move
+from arbiter.core.replay import verify
+from arbiter.core.rng import Rng
 
 LENGTH_OPTIONS = {
     # A short game and one about ten times longer, per engine that has a length knob.
@@ -86,10 +88,8 @@ def play_until(work: Path, engine: str, seats: int, decisions: int, root: Path) 
         if n >= decisions:
             raise Stop
 
-    try:
+    with contextlib.suppress(Stop):
         selfplay.play(root, engine, seats, "bench", progress=progress)
-    except Stop:
-        pass
 
 
 def main() -> None:

@@ -83,8 +83,8 @@ def playout(
     max_steps: int = 100_000,
 ) -> tuple[Any, int]:
     """Play a random game to the end; return the final state and the number of decisions."""
-    last = None
-    for last in iter_playout(engine, options, seats, seed, max_steps):
-        pass
-    assert last is not None
-    return last.state, last.n
+    final = None
+    for step in iter_playout(engine, options, seats, seed, max_steps):
+        final = step
+    assert final is not None
+    return final.state, final.n

@@ -8,9 +8,9 @@ it to the referee.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from arbiter.core.canonical import pretty
 from arbiter.core.gamedir import GameDir, atomic_write

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -12,10 +11,12 @@ from arbiter.cli.output import Output
 
 
 def demo(
-    folder: Path = typer.Argument(Path("demo-game"), help="Folder to create (keys, game, moves)."),
-    game: Optional[str] = typer.Option(None, "--game", "-g", help="Engine (default: Mottainai when installed)."),
-    players: Optional[int] = typer.Option(None, "--players", "-n", help="Number of bot players."),
-    seed: Optional[str] = typer.Option(None, "--seed", help="Replay the same demo game with the same seed."),
+    folder: Path | None = typer.Argument(
+        None, help="Folder to create (keys, game, moves); default ./demo-game, -2, -3, …", metavar="FOLDER"
+    ),
+    game: str | None = typer.Option(None, "--game", "-g", help="Engine (default: Mottainai when installed)."),
+    players: int | None = typer.Option(None, "--players", "-n", help="Number of bot players."),
+    seed: str | None = typer.Option(None, "--seed", help="Replay the same demo game with the same seed."),
 ) -> None:
     """Let random bots play a whole game through signed files, reveal it and verify it."""
     from arbiter.bots.selfplay import play
@@ -32,6 +33,12 @@ def demo(
     count = players if players is not None else info.min_seats
     if not info.min_seats <= count <= info.max_seats:
         raise UsageError(f"{info.name} seats {info.min_seats}–{info.max_seats} players, not {count}")
+    if folder is None:
+        folder = Path("demo-game")
+        number = 1
+        while folder.exists():
+            number += 1
+            folder = Path(f"demo-game-{number}")
     if folder.exists() and any(folder.iterdir()):
         raise UsageError(f"{folder} already exists and is not empty: pass another folder")
     seed = seed if seed is not None else os.urandom(8).hex()

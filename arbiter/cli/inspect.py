@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -10,7 +11,7 @@ from arbiter.cli.output import Output
 
 
 def status(
-    folder: Path = typer.Argument(..., help="Game folder."),
+    folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Show a game's status from its public files."""
@@ -51,7 +52,7 @@ def status(
 
 
 def verify(
-    folder: Path = typer.Argument(..., help="Game folder."),
+    folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Check a game folder; after reveal, replay it and compare every published byte."""
@@ -77,7 +78,7 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> 
     from arbiter.core import registry
 
     out = Output(as_json)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in registry.names():
         info = registry.get(name).info
         rows.append({

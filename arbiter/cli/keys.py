@@ -9,7 +9,7 @@ import typer
 
 
 def keygen(
-    name: str = typer.Argument(..., help="Key name: writes NAME and NAME.pub."),
+    name: str = typer.Argument(..., help="Key name: writes NAME and NAME.pub.", metavar="NAME"),
     directory: Path = typer.Option(Path("."), "--dir", "-d", help="Folder for the key files."),
 ) -> None:
     """Write a new OpenSSH Ed25519 key pair (unencrypted; protect the file)."""
@@ -20,7 +20,7 @@ def keygen(
     typer.echo(f"public key:  {public}")
 
 
-def signed_bytes(file: Path = typer.Argument(..., help="A join or move file.")) -> None:
+def signed_bytes(file: Path = typer.Argument(..., help="A join or move file.", metavar="FILE")) -> None:
     """Print the exact bytes a join or move file's signature covers."""
     from arbiter.core.ledger import read_json
     from arbiter.core.signing import signed_bytes as compute

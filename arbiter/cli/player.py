@@ -23,7 +23,7 @@ def _write(path: Path, obj: dict[str, Any]) -> None:
 
 
 def join(
-    manifest: Path = typer.Argument(..., help="The game's game.json."),
+    manifest: Path = typer.Argument(..., help="The game's game.json.", metavar="MANIFEST"),
     seat: str = typer.Option(..., "--seat", "-s", help="Your seat."),
     key: Path = typer.Option(..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."),
     output: Path = typer.Option(..., "-o", "--output", help="Join file to write."),
@@ -46,7 +46,7 @@ def _engine_for(state: dict[str, Any]) -> Any:
 
 
 def moves(
-    state_file: Path = typer.Argument(..., help="Your players/<seat>/state.json."),
+    state_file: Path = typer.Argument(..., help="Your players/<seat>/state.json.", metavar="STATE-FILE"),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
 ) -> None:
     """List your legal decisions now, as ready-to-use JSON."""
@@ -74,7 +74,7 @@ def moves(
 
 
 def move(
-    state_file: Path = typer.Argument(..., help="Your players/<seat>/state.json."),
+    state_file: Path = typer.Argument(..., help="Your players/<seat>/state.json.", metavar="STATE-FILE"),
     key: Path = typer.Option(..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."),
     action: list[str] = typer.Option(..., "--action", "-a", help="A decision as JSON (repeat for a batch)."),
     output: Path = typer.Option(..., "-o", "--output", help="Move file to write."),
@@ -92,7 +92,7 @@ def move(
 
 
 def show(
-    state_file: Path = typer.Argument(..., help="A state file (yours or public/state.json)."),
+    state_file: Path = typer.Argument(..., help="A state file (yours or public/state.json).", metavar="STATE-FILE"),
     as_json: bool = typer.Option(False, "--json", help="Print the view as JSON."),
 ) -> None:
     """Render a state file for the terminal."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
-from typing import Optional
+from typing import Any
 
 import typer
 
@@ -25,16 +25,16 @@ def _pairs(values: list[str], what: str) -> list[tuple[str, str]]:
 
 def now_utc() -> str:
     """Return the current UTC time (the CLI edge is the only place that reads the clock)."""
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def new(
-    folder: Path = typer.Argument(..., help="New game folder to create."),
+    folder: Path = typer.Argument(..., help="New game folder to create.", metavar="FOLDER"),
     game: str = typer.Option(..., "--game", "-g", help="Engine name (see `arbiter games`)."),
     seat: list[str] = typer.Option(..., "--seat", "-s", help="NAME=PUBKEY (a .pub path or key line), in turn order."),
     option: list[str] = typer.Option([], "--option", "-o", help="Engine option K=V (repeatable)."),
     no_join: bool = typer.Option(False, "--no-join", help="Skip join files: the referee's secret alone seeds the game."),
-    game_id: Optional[str] = typer.Option(None, "--id", help="Game id (default: the folder name)."),
+    game_id: str | None = typer.Option(None, "--id", help="Game id (default: the folder name)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create a game folder; publish only a commitment to the secret seed."""
@@ -58,8 +58,8 @@ def new(
 
 
 def submit(
-    folder: Path = typer.Argument(..., help="Game folder."),
-    files: list[Path] = typer.Argument(..., help="Join or move files, applied in order."),
+    folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
+    files: list[Path] = typer.Argument(..., help="Join or move files, applied in order.", metavar="FILES"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Judge join and move files in order; stop at the first rejection."""
@@ -67,7 +67,7 @@ def submit(
     from arbiter.core.referee import submit as judge
 
     out = Output(as_json)
-    results = []
+    results: list[dict[str, Any]] = []
     for file in files:
         try:
             data = file.read_bytes()
@@ -91,7 +91,7 @@ def submit(
 
 
 def reveal(
-    folder: Path = typer.Argument(..., help="Game folder."),
+    folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
     force: bool = typer.Option(False, "--force", help="Reveal before the end (recorded in every log)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:

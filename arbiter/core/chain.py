@@ -8,8 +8,9 @@ newest hash is the head that move files sign against.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from arbiter.core.canonical import canonical, digest, parse_strict
 from arbiter.core.errors import ArbiterError, Tampered

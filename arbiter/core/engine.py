@@ -8,8 +8,9 @@ crosses the boundary (actions, views, events, outcomes) is JSON-able with intege
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from arbiter.core.errors import IllegalAction, SchemaViolation
 from arbiter.core.rng import Rng
@@ -197,13 +198,13 @@ class Engine(ABC):
         Used by the resample leak test: the seat's view must not change.
         """
 
-    def invariants(self, state: Any) -> None:
+    def invariants(self, state: Any) -> None:  # noqa: B027 (optional hook)
         """Raise ``AssertionError`` if the state breaks a conservation rule."""
 
     def label(self, action: Action) -> str:
         """Return a short human label for a decision (``arbiter moves``)."""
         parts = [f"{k}={v}" for k, v in sorted(action.items()) if k != "kind"]
-        return " ".join([str(action.get("kind", "?"))] + parts)
+        return " ".join([str(action.get("kind", "?")), *parts])
 
     def render(self, view: Mapping[str, Any], seat: str | None) -> list[str]:
         """Return readable lines for ``arbiter show`` (default: none, a generic tree is used)."""

@@ -12,8 +12,8 @@ import contextlib
 import fcntl
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from arbiter.core.errors import NotReady
 

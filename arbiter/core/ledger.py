@@ -6,7 +6,7 @@ Shared by the referee (which also holds the secret) and ``arbiter verify``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from arbiter.core import registry
 from arbiter.core.canonical import canonical, digest, parse_strict, sha256_hex
@@ -71,12 +71,13 @@ class Records:
 
     def __init__(self, path: Path):
         self.path = path
+        self.handle: BinaryIO | None
         try:
-            self.handle = open(path, "rb")
+            self.handle = open(path, "rb")  # noqa: SIM115 (closed by __exit__; streamed)
         except FileNotFoundError:
             self.handle = None
 
-    def __enter__(self) -> "Records":
+    def __enter__(self) -> Records:
         return self
 
     def __exit__(self, *exc: object) -> None:

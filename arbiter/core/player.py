@@ -12,8 +12,8 @@ from typing import Any
 
 from arbiter.core.canonical import digest, parse_strict
 from arbiter.core.errors import ArbiterError, SchemaViolation, UnknownSeat, UsageError
-from arbiter.core.ledger import read_json
 from arbiter.core.formats import JOIN_FORMAT, MOVE_FORMAT
+from arbiter.core.ledger import read_json
 from arbiter.core.schemas import validate
 
 

@@ -7,9 +7,10 @@ file. The referee writes them; ``arbiter verify`` recomputes and compares them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from arbiter.core import views
 from arbiter.core.chain import iter_chain

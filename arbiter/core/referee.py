@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from arbiter.core import chain as chainlib
 from arbiter.core import registry
@@ -26,9 +27,9 @@ from arbiter.core.errors import (
     UsageError,
     WrongGame,
 )
+from arbiter.core.formats import MANIFEST_FORMAT, REVEAL_FORMAT, SEAT_ID
 from arbiter.core.gamedir import GameDir, atomic_write
 from arbiter.core.ledger import classify, load_manifest, seat_keys
-from arbiter.core.formats import MANIFEST_FORMAT, REVEAL_FORMAT, SEAT_ID
 from arbiter.core.publish import Rebuilt, outputs, rebuild, write_all
 from arbiter.core.rng import commitment
 from arbiter.core.schemas import validate
@@ -122,7 +123,7 @@ def new_game(
         "game": game_id,
         "engine": {"name": info.name, "version": info.version},
         "options": options,
-        "seats": [{"seat": n, "name": n, "key": k} for n, k in zip(names, keys)],
+        "seats": [{"seat": n, "name": n, "key": k} for n, k in zip(names, keys, strict=False)],
         "commitment": commitment(secret),
         "join": join,
         "created": created,
@@ -161,7 +162,7 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
     gd = GameDir(root)
     gd.require()
     with gd.locked():
-        manifest, manifest_digest, engine = load_manifest(gd)
+        manifest, manifest_digest, _engine = load_manifest(gd)
         obj = parse_strict(data, what)
         kind = classify(obj, what)
         if obj["game"] != manifest["game"]:
@@ -199,7 +200,7 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
         entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public)
         chain_bytes = gd.chain.read_bytes() + chainlib.line(entry)
         signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n"
-        files = outputs(gd, manifest, table, rebuilt.lines + [produced], seq, entry["hash"], None)
+        files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
         # Commit order: the signed file, then the chain (the commit point), then views.
         # A crash between the two leaves an extra signed line that the next submit drops.
         atomic_write(gd.referee_signed, signed_bytes)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from arbiter.core.engine import Engine
 from arbiter.core.errors import UsageError

@@ -47,7 +47,7 @@ class _LogReader:
     def __init__(self, path: Path):
         self.path = path
         try:
-            self.handle: IO[str] | None = open(path, encoding="utf-8", newline="\n")
+            self.handle: IO[str] | None = open(path, encoding="utf-8", newline="\n")  # noqa: SIM115 (closed by finish)
         except FileNotFoundError:
             raise VerificationFailed(f"{path} is missing") from None
 
@@ -132,7 +132,8 @@ def _replay(
     gd: GameDir, manifest: dict[str, Any], manifest_digest: str, engine: Any, report: Report, signatures: bool
 ) -> None:
     """Re-derive, re-check and replay everything, comparing each published byte."""
-    from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE, verify as verify_signature
+    from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE
+    from arbiter.core.signing import verify as verify_signature
 
     try:
         record = parse_strict(gd.reveal_record.read_bytes(), "reveal/reveal.json")
@@ -149,7 +150,7 @@ def _replay(
     logs = {None: _LogReader(gd.public_log)} | {seat: _LogReader(gd.seat_log(seat)) for seat in table.seats}
     for seat, reader in logs.items():
         reader.expect(views.log_header(manifest, title, seat), "in its header")
-    chain_file = open(gd.chain, "rb")
+    chain_file = open(gd.chain, "rb")  # noqa: SIM115 (closed in finally)
     records = Records(gd.reveal_signed)
     head, seq = "", -1
     try:
@@ -204,7 +205,7 @@ def _replay(
     report.checks.append(f"replay: {report.entries} entries, {report.decisions} decisions, every chain line identical")
     outcome = engine.outcome(table.state) if table.over else None
     outcome_json = outcome.to_json() if outcome is not None else None
-    for seat, reader in logs.items():
+    for reader in logs.values():
         reader.expect(views.log_footer(outcome_json, dict(record)), "in its result section")
         reader.finish("after the last entry")
     report.checks.append("logs: public and every seat's log identical to the replay")

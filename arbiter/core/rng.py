@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import MutableSequence, TypeVar
+from collections.abc import MutableSequence
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -48,7 +49,7 @@ class Rng:
     and never reused.
     """
 
-    __slots__ = ("_key", "_counter", "_buffer", "_pos")
+    __slots__ = ("_buffer", "_counter", "_key", "_pos")
 
     def __init__(self, key: bytes):
         self._key = key
@@ -57,7 +58,7 @@ class Rng:
         self._pos = 0
 
     @classmethod
-    def for_entry(cls, seed: bytes, entry: int) -> "Rng":
+    def for_entry(cls, seed: bytes, entry: int) -> Rng:
         """Return the stream for chain entry ``entry`` (entry 0 is the setup)."""
         return cls(stream_key(seed, entry))
 

@@ -8,7 +8,7 @@ carries them as ``arbiter/_schemas``.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ def render(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> Any:
     from jsonschema import Draft202012Validator
 

@@ -59,7 +59,7 @@ def keygen(name: str, directory: Path, comment: str | None = None) -> tuple[Path
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"cannot create {directory} ({exc.strerror}): choose another directory")
+        raise UsageError(f"cannot create {directory} ({exc.strerror}): choose another directory") from None
 
     from cryptography.hazmat.primitives import serialization as ser
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -83,7 +83,7 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     except OSError as exc:  # FileExistsError too: another process just made it
-        raise UsageError(f"cannot write {path} ({exc.strerror}): choose another directory")
+        raise UsageError(f"cannot write {path} ({exc.strerror}): choose another directory") from None
     try:
         os.fchmod(fd, mode)  # the umask must not loosen or tighten what ssh expects
         os.write(fd, data)
@@ -105,7 +105,7 @@ def read_public_key(text_or_path: str) -> str:
         raise UsageError(
             f"{text[:80]!r} is neither a public key line nor a readable .pub file: "
             "give 'ssh-ed25519 AAAA...' or the path of KEY.pub"
-        )
+        ) from None
     if b"PRIVATE KEY-----" in data:
         raise UsageError(f"{path} is a private key: give its public half, {path}.pub")
     text = data.decode("utf-8", errors="replace")
@@ -159,9 +159,9 @@ def _load_ed25519(key: Path) -> Any:
     try:
         raw = key.read_bytes()
     except FileNotFoundError:
-        raise UsageError(f"key file {key} not found: create one with 'arbiter keygen'")
+        raise UsageError(f"key file {key} not found: create one with 'arbiter keygen'") from None
     except OSError as exc:
-        raise UsageError(f"cannot read key file {key} ({exc.strerror}): check its permissions")
+        raise UsageError(f"cannot read key file {key} ({exc.strerror}): check its permissions") from None
     if not raw.lstrip().startswith(_PRIVATE_HEADER):
         return None  # a .pub (agent) or a PEM-format key: ssh-keygen handles both
     from cryptography.exceptions import UnsupportedAlgorithm
@@ -239,13 +239,13 @@ def verify(obj: dict[str, Any], public_key: str, namespace: str) -> None:
     try:
         expected = PublicKey.from_openssh_str(_normalise(public_key))
     except UsageError as exc:
-        raise BadSignature(f"the seat's public key is unusable ({exc.message})")
+        raise BadSignature(f"the seat's public key is unusable ({exc.message})") from None
     unreadable = "signature is not a valid SSH signature: sign the file again"
     try:
         outer = SshsigSignature.from_armored(text)
         signer = PublicKey.do_from_ssh_encoding(outer.public_key)
     except (ValueError, NotImplementedError, UnicodeError):
-        raise BadSignature(unreadable)
+        raise BadSignature(unreadable) from None
     if isinstance(signer, NotImplementedError):
         raise BadSignature("signature uses an unsupported key type: sign with ssh-ed25519")
     if not isinstance(signer, PublicKey):

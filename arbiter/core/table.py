@@ -9,7 +9,7 @@ checks, so a file the referee accepted always replays.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from arbiter.core.canonical import canonical
@@ -38,13 +38,13 @@ class EntryLines:
         for seat in seats:
             self.seats.setdefault(seat, []).append(text)
 
-    def extend(self, other: "EntryLines") -> None:
+    def extend(self, other: EntryLines) -> None:
         self.public.extend(other.public)
         for seat, lines in other.seats.items():
             self.seats.setdefault(seat, []).extend(lines)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _action_validator(engine: Engine) -> Any:
     from jsonschema import Draft202012Validator
 

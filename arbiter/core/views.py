@@ -6,7 +6,8 @@ One function per published file, all pure: the referee writes their output and
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from arbiter.core.canonical import pretty
 from arbiter.core.formats import STATE_FORMAT

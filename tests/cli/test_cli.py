@@ -532,7 +532,7 @@ def test_full_game_through_the_cli(cli: Cli, tmp_path: Path, keys: Path) -> None
         legal = ok(cli("moves", g.state(seat), "--json")).json()
         plays = [a for a in legal if a["kind"] == "play"]
         if {"kind": "draw"} in legal:
-            actions = plays[:1] + [{"kind": "draw"}]  # a batch that stops at the barrier
+            actions = [*plays[:1], {"kind": "draw"}]  # a batch that stops at the barrier
         elif plays:
             actions = plays[:1]
         else:

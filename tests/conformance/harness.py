@@ -49,7 +49,7 @@ def seed(i: int) -> bytes:
 
 def rng(*parts: object) -> Rng:
     """Return a test-only Rng named by ``parts`` (never a game's stream)."""
-    return Rng(hashlib.sha256(repr(("conformance",) + parts).encode()).digest())
+    return Rng(hashlib.sha256(repr(("conformance", *parts)).encode()).digest())
 
 
 def options(engine: Engine) -> dict[str, Any]:

@@ -459,7 +459,7 @@ def test_illegal_play_reveals_nothing_about_other_hands_or_the_deck(table: Table
     bobs = set(table.hand("bob"))
     assert bobs and bobs < set(hidden)
     messages = {}
-    for card in hidden + [13, 99]:
+    for card in [*hidden, 13, 99]:
         move = table.move_file("alice", [{"kind": "play", "card": card}])
         messages[card] = reject(table, IllegalAction, move)
     # One shape whatever the card: in bob's hand, in the deck, or in no deck at all.

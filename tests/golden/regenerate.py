@@ -18,9 +18,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
-import conftest  # noqa: E402,F401  (registers the test-only engines)
-from arbiter.bots.selfplay import play  # noqa: E402
-from arbiter.core import registry  # noqa: E402
+import conftest  # noqa: F401  (registers the test-only engines)
+
+from arbiter.bots.selfplay import play
+from arbiter.core import registry
 
 
 def target(engine: str) -> Path:

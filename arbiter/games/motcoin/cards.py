@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]
+import jsonschema
 
 from arbiter.core.canonical import parse_strict
 from arbiter.core.errors import MalformedInput, SchemaViolation, UsageError

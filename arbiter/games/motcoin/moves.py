@@ -128,7 +128,7 @@ def _weakest_above(h: Strength, size: int) -> list[int] | None:
         prefix = sum(h[:i])
         if i == 5:
             if size - prefix > h[5]:
-                return faces(h[:5] + (size - prefix,))
+                return faces((*h[:5], size - prefix))
             continue
         rest = size - prefix - h[i] - 1
         if rest >= 0:

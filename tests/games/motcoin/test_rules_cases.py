@@ -296,7 +296,7 @@ def test_MC_4_4_1_round_change_reshuffles_the_discard_pile(mc):
     state = mc.build(draw=[], discard=discard, auction="6")
     events = mc.run(state, ("alice", mc.bid(1)), ("bob", mc.PASS), ("carol", mc.PASS))
     assert state.round == 2 and state.discard == []
-    assert sorted(state.draw + [state.auction.card], key=int) == discard
+    assert sorted([*state.draw, state.auction.card], key=int) == discard
     assert [e.kind for e in events][-2:] == ["round", "reveal"] and events[-1].barrier
     assert "Round 2: the 5 discarded cards are shuffled into a new draw pile." in mc.lines(events)
 

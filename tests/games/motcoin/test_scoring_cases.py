@@ -76,7 +76,7 @@ def test_MC_5_2_2_value_after_the_rise(mc):
     """MC-5.2.2 (rules 5.2): a Mot Coin of 17 stacked under a 30 is worth 30, and HardFork
     and Stable Coin use 30 as their basis."""
     coins = [(c, []) for c in ("8", "12", "15", "19", "22", "23")]  # 17 20 23 26 29 30
-    b = score(mc, {"alice": [("S1", []), ("9", [])] + coins})["seats"]["alice"]["breakdown"]
+    b = score(mc, {"alice": [("S1", []), ("9", []), *coins]})["seats"]["alice"]["breakdown"]
     assert (b["motcoin_value"], b["base"], b["hardfork_value"], b["stablecoin_value"]) == (
         180,
         30,
