@@ -41,7 +41,6 @@ from arbiter.core.canonical import pretty
 from arbiter.core.gamedir import GameDir
 from arbiter.core.player import load_state, make_move
 from arbiter.core.replay import verify
-from arbiter.core.rng import Rng
 
 LENGTH_OPTIONS = {
     # A short game and one about ten times longer, per engine that has a length knob.
@@ -62,34 +61,29 @@ def timed(argv: list[str], repeat: int, prepare=None) -> float:
 
 
 def near_end_move(work: Path, engine: str, seats: int) -> tuple[Path, Path]:
-    """Play a game, then rewind it by one decision; return (template folder, move file)."""
-    run = play(work / "full", engine, seats, "bench")
-    # Rebuild the game up to the last move, keeping that move aside to submit.
-    moves = sorted(run.moves.glob("[0-9]*.json"))
-    last = moves[-1]
-    partial = work / "partial"
-    play_until(work, engine, seats, len(moves) - 1, partial)
-    state = load_state(GameDir(partial / "game").seat_state(load_state(GameDir(partial / "game").public_state)["prompt"]["seat"]))
-    move = make_move(state, partial / "keys" / state["seat"], [state["legal"][0]])
-    path = work / "move.json"
-    path.write_bytes(pretty(move))
-    del last
-    return partial / "game", path
-
-
-def play_until(work: Path, engine: str, seats: int, decisions: int, root: Path) -> None:
-    """Self-play the same seed, stopping after ``decisions`` decisions (no reveal)."""
+    """Return a game one decision before its end and a signed move that would end it."""
     from arbiter.bots import selfplay
+
+    total = play(work / "full", engine, seats, "bench").decisions
 
     class Stop(Exception):
         pass
 
-    def progress(n: int) -> None:
-        if n >= decisions:
+    def stop_before_last(n: int) -> None:
+        if n >= total - 1:
             raise Stop
 
+    partial = work / "partial"
+    # The same seed replays the same game; stop one decision short of the end.
     with contextlib.suppress(Stop):
-        selfplay.play(root, engine, seats, "bench", progress=progress)
+        selfplay.play(partial, engine, seats, "bench", progress=stop_before_last)
+    game = GameDir(partial / "game")
+    seat = load_state(game.public_state)["prompt"]["seat"]
+    state = load_state(game.seat_state(seat))
+    move = make_move(state, partial / "keys" / seat, [state["legal"][0]])
+    path = work / "move.json"
+    path.write_bytes(pretty(move))
+    return partial / "game", path
 
 
 def main() -> None:
@@ -114,7 +108,7 @@ def main() -> None:
 
         submit = timed([python, "-m", "arbiter", "submit", str(scratch), str(move)], args.repeat, fresh)
         entries = len((game / "chain.jsonl").read_bytes().splitlines())
-        print(f"submit (entry #{entries} of a 2-player game): {submit * 1000:.0f} ms = "
+        print(f"submit (entry #{entries} of a {seats}-player game): {submit * 1000:.0f} ms = "
               f"{submit / floor:.2f}× the dependency floor ({floor * 1000:.0f} ms); budget ≤ 1.5×")
 
         short_opts, long_opts = LENGTH_OPTIONS.get(engine, ({}, {}))
@@ -150,5 +144,4 @@ def _peak_verify(game: Path) -> int:
 
 
 if __name__ == "__main__":
-    _ = Rng  # the benchmark itself draws nothing at random
     main()

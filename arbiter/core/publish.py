@@ -53,7 +53,7 @@ def rebuild(
     signed: Path,
 ) -> Rebuilt:
     """Replay every chain entry from the signed files in ``signed`` (a signed.jsonl)."""
-    table = Table(manifest, engine, secret)
+    table = Table(manifest, engine, secret, trusted=True)
     chain: list[dict[str, Any]] = []
     lines: list[EntryLines] = []
     with Records(signed) as records:
@@ -65,6 +65,7 @@ def rebuild(
                 produced = apply_record(table, seq, records.read(seq, entry["digest"]))
             chain.append(entry)
             lines.append(produced)
+    table.trusted = False
     return Rebuilt(table, chain, lines)
 
 
