@@ -30,7 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("ARBITER_ENGINES", "tally=testgame:TallyEngine")
-os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tests"), str(ROOT), os.environ.get("PYTHONPATH")]))
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    filter(None, [str(ROOT / "tests"), str(ROOT), os.environ.get("PYTHONPATH")])
+)
 sys.path.insert(0, str(ROOT / "tests"))
 
 import contextlib
@@ -91,14 +93,20 @@ def main() -> None:
     parser.add_argument("--engine", default=None)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    engine = args.engine or next((n for n in ("mottainai", "tally") if n in registry.names()), "tally")
+    engine = args.engine or next(
+        (n for n in ("mottainai", "tally") if n in registry.names()), "tally"
+    )
     info = registry.get(engine).info
     seats = info.min_seats
     python = sys.executable
     work = Path(tempfile.mkdtemp(prefix="arbiter-bench-"))
     try:
-        print(f"engine {engine} {info.version}, {seats} seats; median of {args.repeat} runs; python {sys.version.split()[0]}")
-        floor = timed([python, "-c", "import typer, pydantic, jsonschema, cryptography"], args.repeat)
+        print(
+            f"engine {engine} {info.version}, {seats} seats; median of {args.repeat} runs; python {sys.version.split()[0]}"
+        )
+        floor = timed(
+            [python, "-c", "import typer, pydantic, jsonschema, cryptography"], args.repeat
+        )
         game, move = near_end_move(work, engine, seats)
         scratch = work / "scratch"
 
@@ -106,10 +114,14 @@ def main() -> None:
             shutil.rmtree(scratch, ignore_errors=True)
             shutil.copytree(game, scratch)
 
-        submit = timed([python, "-m", "arbiter", "submit", str(scratch), str(move)], args.repeat, fresh)
+        submit = timed(
+            [python, "-m", "arbiter", "submit", str(scratch), str(move)], args.repeat, fresh
+        )
         entries = len((game / "chain.jsonl").read_bytes().splitlines())
-        print(f"submit (entry #{entries} of a {seats}-player game): {submit * 1000:.0f} ms = "
-              f"{submit / floor:.2f}× the dependency floor ({floor * 1000:.0f} ms); budget ≤ 1.5×")
+        print(
+            f"submit (entry #{entries} of a {seats}-player game): {submit * 1000:.0f} ms = "
+            f"{submit / floor:.2f}× the dependency floor ({floor * 1000:.0f} ms); budget ≤ 1.5×"
+        )
 
         short_opts, long_opts = LENGTH_OPTIONS.get(engine, ({}, {}))
         short = play(work / "short", engine, seats, "short", options=short_opts)
@@ -117,13 +129,17 @@ def main() -> None:
         verify(long.game, signatures=False)  # warm up imports and caches
         best = min(_timed_verify(long.game) for _ in range(3))
         report = verify(long.game, signatures=False)
-        print(f"verify: {report.decisions} decisions in {best * 1000:.1f} ms = "
-              f"{report.decisions / best:,.0f} decisions/s (signatures excluded); budget ≥ 20,000/s")
+        print(
+            f"verify: {report.decisions} decisions in {best * 1000:.1f} ms = "
+            f"{report.decisions / best:,.0f} decisions/s (signatures excluded); budget ≥ 20,000/s"
+        )
         peak_short = _peak_verify(short.game)
         peak_long = _peak_verify(long.game)
-        print(f"verify peak memory: {short.decisions} decisions {peak_short / 1024:.0f} KiB, "
-              f"{long.decisions} decisions {peak_long / 1024:.0f} KiB: ratio {peak_long / peak_short:.2f} "
-              f"for {long.decisions / max(short.decisions, 1):.1f}× the length")
+        print(
+            f"verify peak memory: {short.decisions} decisions {peak_short / 1024:.0f} KiB, "
+            f"{long.decisions} decisions {peak_long / 1024:.0f} KiB: ratio {peak_long / peak_short:.2f} "
+            f"for {long.decisions / max(short.decisions, 1):.1f}× the length"
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -64,8 +64,16 @@ def play(
         keygen(seat, run.keys)
     pairs = [(seat, str(run.keys / f"{seat}.pub")) for seat in seats]
     game_id = "demo-" + hashlib.sha256(f"{engine_name}:{seed}".encode()).hexdigest()[:12]
-    new_game(run.game, engine_name, pairs, options or {}, join=True, created=created,
-             secret=_derive(seed, "secret"), game_id=game_id)
+    new_game(
+        run.game,
+        engine_name,
+        pairs,
+        options or {},
+        join=True,
+        created=created,
+        secret=_derive(seed, "secret"),
+        game_id=game_id,
+    )
     gd = GameDir(run.game)
 
     def send(path: Path, obj: dict) -> None:

@@ -12,11 +12,17 @@ from arbiter.cli.output import Output
 
 def demo(
     folder: Path | None = typer.Argument(
-        None, help="Folder to create (keys, game, moves); default ./demo-game, -2, -3, …", metavar="FOLDER"
+        None,
+        help="Folder to create (keys, game, moves); default ./demo-game, -2, -3, …",
+        metavar="FOLDER",
     ),
-    game: str | None = typer.Option(None, "--game", "-g", help="Engine (default: Mottainai when installed)."),
+    game: str | None = typer.Option(
+        None, "--game", "-g", help="Engine (default: Mottainai when installed)."
+    ),
     players: int | None = typer.Option(None, "--players", "-n", help="Number of bot players."),
-    seed: str | None = typer.Option(None, "--seed", help="Replay the same demo game with the same seed."),
+    seed: str | None = typer.Option(
+        None, "--seed", help="Replay the same demo game with the same seed."
+    ),
 ) -> None:
     """Let random bots play a whole game through signed files, reveal it and verify it."""
     from arbiter.bots.selfplay import play
@@ -32,7 +38,9 @@ def demo(
     info = registry.get(name).info
     count = players if players is not None else info.min_seats
     if not info.min_seats <= count <= info.max_seats:
-        raise UsageError(f"{info.name} seats {info.min_seats}–{info.max_seats} players, not {count}")
+        raise UsageError(
+            f"{info.name} seats {info.min_seats}–{info.max_seats} players, not {count}"
+        )
     if folder is None:
         folder = Path("demo-game")
         number = 1
@@ -42,17 +50,31 @@ def demo(
     if folder.exists() and any(folder.iterdir()):
         raise UsageError(f"{folder} already exists and is not empty: pass another folder")
     seed = seed if seed is not None else os.urandom(8).hex()
-    out.line(f"demo: {count} random bots play {info.title} (engine {info.name} {info.version}), seed {seed}")
+    out.line(
+        f"demo: {count} random bots play {info.title} (engine {info.name} {info.version}), seed {seed}"
+    )
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), console=out.console, transient=True) as bar:
+    with Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), console=out.console, transient=True
+    ) as bar:
         task = bar.add_task("playing…", total=None)
-        run = play(folder, name, count, seed, created=now_utc(),
-                   progress=lambda n: bar.update(task, description=f"playing… {n} decisions"))
+        run = play(
+            folder,
+            name,
+            count,
+            seed,
+            created=now_utc(),
+            progress=lambda n: bar.update(task, description=f"playing… {n} decisions"),
+        )
     report = verify(run.game)
-    out.line(f"played {run.decisions} decisions in {run.files} signed files; game {run.status}; "
-             f"winner(s): {', '.join(run.winners) or '—'}")
-    out.line(f"revealed and verified: {report.entries} chain entries replayed, every published byte matches")
+    out.line(
+        f"played {run.decisions} decisions in {run.files} signed files; game {run.status}; "
+        f"winner(s): {', '.join(run.winners) or '—'}"
+    )
+    out.line(
+        f"revealed and verified: {report.entries} chain entries replayed, every published byte matches"
+    )
     out.line("")
     out.line("where to look:")
     out.line(f"  public log      {run.game / 'public' / 'log.md'}")
@@ -61,7 +83,9 @@ def demo(
     out.line(f"  a player's view arbiter show {run.game / 'players' / run.seats[0] / 'state.json'}")
     out.line("how to check it yourself:")
     out.line(f"  arbiter verify {run.game}")
-    out.line(f"  arbiter demo OTHER-FOLDER --game {name} --players {count} --seed {seed}   # same game again")
+    out.line(
+        f"  arbiter demo OTHER-FOLDER --game {name} --players {count} --seed {seed}   # same game again"
+    )
 
 
 def register(app: typer.Typer) -> None:

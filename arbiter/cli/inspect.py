@@ -40,7 +40,9 @@ def status(
     if as_json:
         out.json(info)
         return
-    out.line(f"game {info['game']} · {state['engine']['name']} {state['engine']['version']} · seats {', '.join(state['seats'])}")
+    out.line(
+        f"game {info['game']} · {state['engine']['name']} {state['engine']['version']} · seats {', '.join(state['seats'])}"
+    )
     out.line(f"status: {state['status']} after entry #{state['seq']} (head {state['head'][:19]}…)")
     if state["status"] == "joining":
         out.line(f"waiting for joins from: {', '.join(state['waiting_for'])}")
@@ -48,7 +50,11 @@ def status(
         out.line(f"waiting for {state['prompt']['seat']}: {state['prompt']['kind']}")
     if info["winners"]:
         out.line(f"winners: {', '.join(info['winners'])}")
-    out.line("revealed: yes — run `arbiter verify` to replay" if info["revealed"] else "revealed: not yet")
+    out.line(
+        "revealed: yes — run `arbiter verify` to replay"
+        if info["revealed"]
+        else "revealed: not yet"
+    )
 
 
 def verify(
@@ -61,15 +67,27 @@ def verify(
     out = Output(as_json)
     report = check(folder)
     if as_json:
-        out.json({
-            "ok": True, "game": report.game, "revealed": report.revealed, "replayed": report.replayed,
-            "entries": report.entries, "decisions": report.decisions, "signatures": report.signatures,
-            "status": report.status, "checks": report.checks,
-        })
+        out.json(
+            {
+                "ok": True,
+                "game": report.game,
+                "revealed": report.revealed,
+                "replayed": report.replayed,
+                "entries": report.entries,
+                "decisions": report.decisions,
+                "signatures": report.signatures,
+                "status": report.status,
+                "checks": report.checks,
+            }
+        )
         return
     for check_line in report.checks:
         out.line(f"ok  {check_line}")
-    what = "replayed and every published byte matches" if report.replayed else "public files consistent"
+    what = (
+        "replayed and every published byte matches"
+        if report.replayed
+        else "public files consistent"
+    )
     out.line(f"verified game {report.game}: {what}")
 
 
@@ -81,12 +99,19 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> 
     rows: list[dict[str, Any]] = []
     for name in registry.names():
         info = registry.get(name).info
-        rows.append({
-            "name": info.name, "title": info.title, "version": info.version,
-            "seats": [info.min_seats, info.max_seats],
-            "options": [{"name": o.name, "default": o.default, "description": o.description} for o in info.options],
-            "notes": list(info.notes),
-        })
+        rows.append(
+            {
+                "name": info.name,
+                "title": info.title,
+                "version": info.version,
+                "seats": [info.min_seats, info.max_seats],
+                "options": [
+                    {"name": o.name, "default": o.default, "description": o.description}
+                    for o in info.options
+                ],
+                "notes": list(info.notes),
+            }
+        )
     if as_json:
         out.json(rows)
         return
@@ -95,10 +120,20 @@ def games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> 
         return
     table_rows = []
     for row in rows:
-        options = "; ".join(f"{o['name']}={o['default']}: {o['description']}" for o in row["options"]) or "—"
+        options = (
+            "; ".join(f"{o['name']}={o['default']}: {o['description']}" for o in row["options"])
+            or "—"
+        )
         notes = " ".join(row["notes"])
-        table_rows.append([row["name"], f"{row['title']} {row['version']}",
-                           f"{row['seats'][0]}–{row['seats'][1]}", options, notes])
+        table_rows.append(
+            [
+                row["name"],
+                f"{row['title']} {row['version']}",
+                f"{row['seats'][0]}–{row['seats'][1]}",
+                options,
+                notes,
+            ]
+        )
     out.table("Game engines", ["name", "game", "seats", "options", "notes"], table_rows)
 
 

@@ -20,7 +20,9 @@ def keygen(
     typer.echo(f"public key:  {public}")
 
 
-def signed_bytes(file: Path = typer.Argument(..., help="A join or move file.", metavar="FILE")) -> None:
+def signed_bytes(
+    file: Path = typer.Argument(..., help="A join or move file.", metavar="FILE"),
+) -> None:
     """Print the exact bytes a join or move file's signature covers."""
     from arbiter.core.ledger import read_json
     from arbiter.core.signing import signed_bytes as compute

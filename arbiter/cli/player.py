@@ -25,7 +25,9 @@ def _write(path: Path, obj: dict[str, Any]) -> None:
 def join(
     manifest: Path = typer.Argument(..., help="The game's game.json.", metavar="MANIFEST"),
     seat: str = typer.Option(..., "--seat", "-s", help="Your seat."),
-    key: Path = typer.Option(..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."),
+    key: Path = typer.Option(
+        ..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."
+    ),
     output: Path = typer.Option(..., "-o", "--output", help="Join file to write."),
 ) -> None:
     """Write a signed join file carrying fresh entropy for the seed."""
@@ -46,7 +48,9 @@ def _engine_for(state: dict[str, Any]) -> Any:
 
 
 def moves(
-    state_file: Path = typer.Argument(..., help="Your players/<seat>/state.json.", metavar="STATE-FILE"),
+    state_file: Path = typer.Argument(
+        ..., help="Your players/<seat>/state.json.", metavar="STATE-FILE"
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
 ) -> None:
     """List your legal decisions now, as ready-to-use JSON."""
@@ -74,9 +78,15 @@ def moves(
 
 
 def move(
-    state_file: Path = typer.Argument(..., help="Your players/<seat>/state.json.", metavar="STATE-FILE"),
-    key: Path = typer.Option(..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."),
-    action: list[str] = typer.Option(..., "--action", "-a", help="A decision as JSON (repeat for a batch)."),
+    state_file: Path = typer.Argument(
+        ..., help="Your players/<seat>/state.json.", metavar="STATE-FILE"
+    ),
+    key: Path = typer.Option(
+        ..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."
+    ),
+    action: list[str] = typer.Option(
+        ..., "--action", "-a", help="A decision as JSON (repeat for a batch)."
+    ),
     output: Path = typer.Option(..., "-o", "--output", help="Move file to write."),
 ) -> None:
     """Build a move file against your state file's head and sign it."""
@@ -88,11 +98,15 @@ def move(
     if warning:
         sys.stderr.write(f"arbiter: warning: {warning}\n")
     _write(output, make_move(state, key, actions))
-    typer.echo(f"wrote {output} ({len(actions)} decision(s) after entry #{state['seq']}): send it to the referee")
+    typer.echo(
+        f"wrote {output} ({len(actions)} decision(s) after entry #{state['seq']}): send it to the referee"
+    )
 
 
 def show(
-    state_file: Path = typer.Argument(..., help="A state file (yours or public/state.json).", metavar="STATE-FILE"),
+    state_file: Path = typer.Argument(
+        ..., help="A state file (yours or public/state.json).", metavar="STATE-FILE"
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the view as JSON."),
 ) -> None:
     """Render a state file for the terminal."""

@@ -25,15 +25,24 @@ def _pairs(values: list[str], what: str) -> list[tuple[str, str]]:
 
 def now_utc() -> str:
     """Return the current UTC time (the CLI edge is the only place that reads the clock)."""
-    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return (
+        datetime.datetime.now(datetime.UTC)
+        .replace(microsecond=0)
+        .isoformat()
+        .replace("+00:00", "Z")
+    )
 
 
 def new(
     folder: Path = typer.Argument(..., help="New game folder to create.", metavar="FOLDER"),
     game: str = typer.Option(..., "--game", "-g", help="Engine name (see `arbiter games`)."),
-    seat: list[str] = typer.Option(..., "--seat", "-s", help="NAME=PUBKEY (a .pub path or key line), in turn order."),
+    seat: list[str] = typer.Option(
+        ..., "--seat", "-s", help="NAME=PUBKEY (a .pub path or key line), in turn order."
+    ),
     option: list[str] = typer.Option([], "--option", "-o", help="Engine option K=V (repeatable)."),
-    no_join: bool = typer.Option(False, "--no-join", help="Skip join files: the referee's secret alone seeds the game."),
+    no_join: bool = typer.Option(
+        False, "--no-join", help="Skip join files: the referee's secret alone seeds the game."
+    ),
     game_id: str | None = typer.Option(None, "--id", help="Game id (default: the folder name)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
@@ -42,24 +51,35 @@ def new(
 
     out = Output(as_json)
     manifest = new_game(
-        folder, game, _pairs(seat, "--seat"), dict(_pairs(option, "--option")),
-        join=not no_join, game_id=game_id, created=now_utc(),
+        folder,
+        game,
+        _pairs(seat, "--seat"),
+        dict(_pairs(option, "--option")),
+        join=not no_join,
+        game_id=game_id,
+        created=now_utc(),
     )
     if as_json:
-        out.json({"game": manifest["game"], "folder": str(folder), "commitment": manifest["commitment"]})
+        out.json(
+            {"game": manifest["game"], "folder": str(folder), "commitment": manifest["commitment"]}
+        )
         return
     out.line(f"created game {manifest['game']} in {folder}")
     out.line(f"seed commitment: {manifest['commitment']}")
     if manifest["join"]:
-        out.line("next: each player runs `arbiter join "
-                 f"{folder / 'game.json'} --seat NAME --key KEY -o join.json` and sends the file")
+        out.line(
+            "next: each player runs `arbiter join "
+            f"{folder / 'game.json'} --seat NAME --key KEY -o join.json` and sends the file"
+        )
     else:
         out.line(f"next: players read {folder / 'players'}/<seat>/state.json and send moves")
 
 
 def submit(
     folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
-    files: list[Path] = typer.Argument(..., help="Join or move files, applied in order.", metavar="FILES"),
+    files: list[Path] = typer.Argument(
+        ..., help="Join or move files, applied in order.", metavar="FILES"
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Judge join and move files in order; stop at the first rejection."""
@@ -74,12 +94,21 @@ def submit(
         except FileNotFoundError:
             raise NotReady(f"{file} not found: check the path") from None
         accepted = judge(folder, data, file.name)
-        results.append({
-            "file": str(file), "seq": accepted.seq, "kind": accepted.kind, "seat": accepted.seat,
-            "head": accepted.head, "summary": accepted.summary, "status": accepted.status,
-            "waiting_for": accepted.waiting_for,
-        })
-        out.line(f"accepted {file.name} as entry #{accepted.seq} ({accepted.kind} by {accepted.seat})")
+        results.append(
+            {
+                "file": str(file),
+                "seq": accepted.seq,
+                "kind": accepted.kind,
+                "seat": accepted.seat,
+                "head": accepted.head,
+                "summary": accepted.summary,
+                "status": accepted.status,
+                "waiting_for": accepted.waiting_for,
+            }
+        )
+        out.line(
+            f"accepted {file.name} as entry #{accepted.seq} ({accepted.kind} by {accepted.seat})"
+        )
         for text in accepted.summary:
             out.line(f"  {text}")
     if as_json:
@@ -92,7 +121,9 @@ def submit(
 
 def reveal(
     folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
-    force: bool = typer.Option(False, "--force", help="Reveal before the end (recorded in every log)."),
+    force: bool = typer.Option(
+        False, "--force", help="Reveal before the end (recorded in every log)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Publish the secret and every signed file so anyone can replay the game."""
@@ -103,7 +134,9 @@ def reveal(
     if as_json:
         out.json({"game": record["game"], "forced": record["forced"], "head": record["head"]})
         return
-    out.line(f"revealed game {record['game']}{' (forced, before the end)' if record['forced'] else ''}")
+    out.line(
+        f"revealed game {record['game']}{' (forced, before the end)' if record['forced'] else ''}"
+    )
     out.line(f"anyone can now check every byte: arbiter verify {folder}")
 
 

@@ -44,14 +44,18 @@ def render_state(out: Output, state: dict[str, Any], engine: Any) -> None:
         mine = state["seat"] == prompt["seat"]
         turn = "your turn" if mine else f"{prompt['seat']}'s turn"
         out.console.print(f"[bold]{turn}[/bold]: {prompt['kind']}")
-    lines = engine.render(state["view"], state["seat"]) if engine is not None and state["view"] else []
+    lines = (
+        engine.render(state["view"], state["seat"]) if engine is not None and state["view"] else []
+    )
     if lines:
         for text in lines:
             out.console.print(text, markup=False)
     elif state["view"] is not None:
         _tree(out, state["view"])
     if state["legal"]:
-        out.line(f"{len(state['legal'])} legal decision(s): see `arbiter moves` for ready-to-use JSON")
+        out.line(
+            f"{len(state['legal'])} legal decision(s): see `arbiter moves` for ready-to-use JSON"
+        )
     outcome = state["outcome"]
     if outcome is not None:
         rows = []

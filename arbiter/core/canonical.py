@@ -119,7 +119,9 @@ def _check_strings(value: Any, what: str) -> None:
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 _FOUR_BYTE_UTF8 = re.compile(rb"[\xf0-\xf4]")
-_dumps = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False).encode
+_dumps = json.JSONEncoder(
+    ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+).encode
 
 
 def canonical(value: Any) -> bytes:

@@ -54,8 +54,14 @@ def _well_formed(entry: Any) -> bool:
         and type(entry["seq"]) is int
         and entry["seq"] >= 0
         and entry["kind"] in ("genesis", "join", "move")
-        and (entry["seat"] is None or (isinstance(entry["seat"], str) and _SEAT.fullmatch(entry["seat"]) is not None))
-        and (entry["prev"] is None or (isinstance(entry["prev"], str) and _DIGEST.fullmatch(entry["prev"]) is not None))
+        and (
+            entry["seat"] is None
+            or (isinstance(entry["seat"], str) and _SEAT.fullmatch(entry["seat"]) is not None)
+        )
+        and (
+            entry["prev"] is None
+            or (isinstance(entry["prev"], str) and _DIGEST.fullmatch(entry["prev"]) is not None)
+        )
         and isinstance(entry["digest"], str)
         and _DIGEST.fullmatch(entry["digest"]) is not None
         and isinstance(entry["hash"], str)
@@ -82,17 +88,23 @@ def iter_chain(path: Path, manifest_digest: str) -> Iterator[dict[str, Any]]:
             if raw != line(entry):
                 raise Tampered(f"chain entry {seq} is not in canonical form: the line was edited")
             if entry["seq"] != seq:
-                raise Tampered(f"chain entry {seq} carries seq {entry['seq']}: lines were reordered")
+                raise Tampered(
+                    f"chain entry {seq} carries seq {entry['seq']}: lines were reordered"
+                )
             expected_hash = digest({k: v for k, v in entry.items() if k != "hash"})
             if entry["hash"] != expected_hash:
-                raise Tampered(f"chain entry {seq} was altered: its hash does not match its content")
+                raise Tampered(
+                    f"chain entry {seq} was altered: its hash does not match its content"
+                )
             if entry["prev"] != prev:
                 raise Tampered(f"chain entry {seq} does not link to entry {seq - 1}")
             if seq == 0:
                 if entry["kind"] != "genesis":
                     raise Tampered("chain entry 0 is not the genesis entry")
                 if entry["digest"] != manifest_digest:
-                    raise Tampered("game.json was changed after the game was created (genesis digest differs)")
+                    raise Tampered(
+                        "game.json was changed after the game was created (genesis digest differs)"
+                    )
             elif entry["kind"] == "genesis":
                 raise Tampered(f"chain entry {seq} claims to be a second genesis entry")
             prev = entry["hash"]

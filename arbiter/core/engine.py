@@ -139,7 +139,9 @@ class Engine(ABC):
 
     # -- the game ------------------------------------------------------------------
     @abstractmethod
-    def setup(self, options: Mapping[str, Any], seats: list[str], rng: Rng) -> tuple[Any, list[Event]]:
+    def setup(
+        self, options: Mapping[str, Any], seats: list[str], rng: Rng
+    ) -> tuple[Any, list[Event]]:
         """Return the initial state and the setup events."""
 
     @abstractmethod

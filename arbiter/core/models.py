@@ -19,7 +19,6 @@ PUBKEY = r"^(ssh-ed25519|ecdsa-sha2-nistp256|ecdsa-sha2-nistp384|ecdsa-sha2-nist
 ARMORED = r"^-----BEGIN SSH SIGNATURE-----\n[A-Za-z0-9+/=\n]+\n-----END SSH SIGNATURE-----\n?$"
 
 
-
 class Strict(BaseModel):
     """Base of every file model: unknown fields are errors, nothing is coerced."""
 

@@ -32,10 +32,14 @@ def _check_key(key: Path, expected: str, seat: str) -> None:
     if pub.is_file():
         mine = read_public_key(str(pub)).split()[:2]
         if mine != expected.split()[:2]:
-            raise UsageError(f"{pub} is not the key registered for seat {seat}: use that seat's key")
+            raise UsageError(
+                f"{pub} is not the key registered for seat {seat}: use that seat's key"
+            )
 
 
-def make_join(manifest_path: Path, seat: str, key: Path, entropy: bytes | None = None) -> dict[str, Any]:
+def make_join(
+    manifest_path: Path, seat: str, key: Path, entropy: bytes | None = None
+) -> dict[str, Any]:
     """Return a signed join file for ``seat`` with 32 bytes of fresh entropy."""
     from arbiter.core.signing import NAMESPACE_JOIN, sign
 
@@ -43,7 +47,9 @@ def make_join(manifest_path: Path, seat: str, key: Path, entropy: bytes | None =
     validate("manifest", manifest, str(manifest_path))
     keys = {s["seat"]: s["key"] for s in manifest["seats"]}
     if seat not in keys:
-        raise UnknownSeat(f"seat {seat!r} is not in game {manifest['game']} (seats: {', '.join(keys)})")
+        raise UnknownSeat(
+            f"seat {seat!r} is not in game {manifest['game']} (seats: {', '.join(keys)})"
+        )
     if not manifest["join"]:
         raise UsageError("this game was created with --no-join: it needs no join files")
     _check_key(key, keys[seat], seat)
@@ -67,7 +73,9 @@ def parse_actions(texts: list[str]) -> list[dict[str, Any]]:
         except ArbiterError as exc:
             raise UsageError(exc.message) from None
         if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
-            raise UsageError(f"--action {index} must be a JSON object with a \"kind\", e.g. '{{\"kind\": \"pass\"}}'")
+            raise UsageError(
+                f'--action {index} must be a JSON object with a "kind", e.g. \'{{"kind": "pass"}}\''
+            )
         actions.append(action)
     if not actions:
         raise UsageError("give at least one --action (see `arbiter moves STATEFILE`)")
@@ -80,7 +88,9 @@ def make_move(state: dict[str, Any], key: Path, actions: list[dict[str, Any]]) -
 
     seat = state.get("seat")
     if seat is None:
-        raise SchemaViolation("this is the public state file: use your own players/<seat>/state.json")
+        raise SchemaViolation(
+            "this is the public state file: use your own players/<seat>/state.json"
+        )
     move = {
         "format": MOVE_FORMAT,
         "game": state["game"],

@@ -101,7 +101,9 @@ def outputs(
     numbered = list(enumerate(lines))
     files: dict[Path, bytes] = {
         gd.public_state: views.state_bytes(table, None, seq, head),
-        gd.public_log: views.render_log(log_lines(manifest, title, None, numbered, outcome_json, reveal)),
+        gd.public_log: views.render_log(
+            log_lines(manifest, title, None, numbered, outcome_json, reveal)
+        ),
     }
     for seat in table.seats:
         files[gd.seat_state(seat)] = views.state_bytes(table, seat, seq, head)

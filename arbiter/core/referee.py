@@ -16,6 +16,7 @@ from typing import Any
 from arbiter.core import chain as chainlib
 from arbiter.core import registry
 from arbiter.core.canonical import canonical, digest, parse_strict, pretty
+from arbiter.core.engine import Engine
 from arbiter.core.errors import (
     BadSignature,
     Duplicate,
@@ -55,7 +56,9 @@ def _read_secret(gd: GameDir) -> bytes:
     try:
         text = gd.secret.read_text(encoding="ascii").strip()
     except FileNotFoundError:
-        raise NotReady(f"{gd.root} has no referee/secret: only the referee's copy can do this") from None
+        raise NotReady(
+            f"{gd.root} has no referee/secret: only the referee's copy can do this"
+        ) from None
     if not re.fullmatch(r"[0-9a-f]{64}", text):
         raise Tampered("referee/secret is damaged: it must hold 64 hex digits")
     return bytes.fromhex(text)
@@ -69,15 +72,23 @@ def _reveal_record(gd: GameDir) -> dict[str, Any] | None:
     return dict(record)
 
 
-def _rebuild(gd: GameDir) -> tuple[dict[str, Any], str, Rebuilt]:
-    manifest, manifest_digest, engine = load_manifest(gd)
+def _rebuild(
+    gd: GameDir, loaded: tuple[dict[str, Any], str, Engine] | None = None
+) -> tuple[dict[str, Any], str, Rebuilt]:
+    """Replay the accepted files with the referee's secret (``loaded``: a manifest already read)."""
+    manifest, manifest_digest, engine = loaded or load_manifest(gd)
     secret = _read_secret(gd)
     if commitment(secret) != manifest["commitment"]:
         raise Tampered("referee/secret does not match the commitment in game.json")
-    return manifest, manifest_digest, rebuild(gd, manifest, manifest_digest, engine, secret, gd.referee_signed)
+    return (
+        manifest,
+        manifest_digest,
+        rebuild(gd, manifest, manifest_digest, engine, secret, gd.referee_signed),
+    )
 
 
 # -- new ------------------------------------------------------------------------------
+
 
 def new_game(
     root: Path,
@@ -104,9 +115,13 @@ def new_game(
     info = engine.info
     game_id = game_id or _slug(gd.root.resolve().name)
     if not GAME_ID_RE.fullmatch(game_id):
-        raise UsageError(f"game id {game_id!r} must be lower-case letters, digits and '-': pass --id")
+        raise UsageError(
+            f"game id {game_id!r} must be lower-case letters, digits and '-': pass --id"
+        )
     if not info.min_seats <= len(seats) <= info.max_seats:
-        raise UsageError(f"{info.name} seats {info.min_seats}–{info.max_seats} players, not {len(seats)}")
+        raise UsageError(
+            f"{info.name} seats {info.min_seats}–{info.max_seats} players, not {len(seats)}"
+        )
     names = [name for name, _ in seats]
     for name in names:
         if not re.fullmatch(SEAT_ID, name):
@@ -150,6 +165,7 @@ def _slug(name: str) -> str:
 
 # -- submit ---------------------------------------------------------------------------
 
+
 def submit(root: Path, data: bytes, what: str) -> Accepted:
     """Judge one join or move file; on success append it and republish every view.
 
@@ -162,31 +178,40 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
     gd = GameDir(root)
     gd.require()
     with gd.locked():
-        manifest, manifest_digest, _engine = load_manifest(gd)
+        loaded = load_manifest(gd)
+        manifest, manifest_digest, _ = loaded
         obj = parse_strict(data, what)
         kind = classify(obj, what)
         if obj["game"] != manifest["game"]:
-            raise WrongGame(f"{what} is for game {obj['game']!r}, not {manifest['game']!r}: send it to its own game")
+            raise WrongGame(
+                f"{what} is for game {obj['game']!r}, not {manifest['game']!r}: send it to its own game"
+            )
         keys = seat_keys(manifest)
         seat = obj["seat"]
         if seat not in keys:
-            raise UnknownSeat(f"{what} names seat {seat!r}, which is not in this game (seats: {', '.join(keys)})")
+            raise UnknownSeat(
+                f"{what} names seat {seat!r}, which is not in this game (seats: {', '.join(keys)})"
+            )
         namespace = NAMESPACE_JOIN if kind == "join" else NAMESPACE_MOVE
         try:
             verify(obj, keys[seat], namespace)
         except BadSignature as exc:
             raise BadSignature(f"{what}: {exc.message}") from None
         file_digest = digest(obj)
-        _, _, rebuilt = _rebuild(gd)
+        _, _, rebuilt = _rebuild(gd, loaded)
         for entry in rebuilt.chain:
             if entry["digest"] == file_digest:
-                raise Duplicate(f"{what} was already accepted as entry #{entry['seq']}: nothing to do")
+                raise Duplicate(
+                    f"{what} was already accepted as entry #{entry['seq']}: nothing to do"
+                )
         if _reveal_record(gd) is not None:
             raise GameOver("the game was revealed: it accepts no more files")
         table, seq, prev = rebuilt.table, rebuilt.seq + 1, rebuilt.head
         if kind == "join":
             if obj["manifest"] != manifest_digest:
-                raise WrongGame(f"{what} was made for another version of game.json: run `arbiter join` again")
+                raise WrongGame(
+                    f"{what} was made for another version of game.json: run `arbiter join` again"
+                )
             produced = table.join(seat, bytes.fromhex(obj["entropy"]))
         else:
             if table.over:
@@ -206,9 +231,15 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
         atomic_write(gd.referee_signed, signed_bytes)
         atomic_write(gd.chain, chain_bytes)
         write_all(files)
-        return Accepted(seq, kind, seat, entry["hash"], produced.public,
-                        "over" if table.over else ("playing" if table.started else "joining"),
-                        table.waiting_for())
+        return Accepted(
+            seq,
+            kind,
+            seat,
+            entry["hash"],
+            produced.public,
+            "over" if table.over else ("playing" if table.started else "joining"),
+            table.waiting_for(),
+        )
 
 
 def _accepted_lines(gd: GameDir, seq: int) -> bytes:
@@ -220,6 +251,7 @@ def _accepted_lines(gd: GameDir, seq: int) -> bytes:
 
 
 # -- reveal ---------------------------------------------------------------------------
+
 
 def reveal(root: Path, force: bool = False) -> dict[str, Any]:
     """Publish the secret and every signed file under ``reveal/`` so anyone can replay.

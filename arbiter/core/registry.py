@@ -83,7 +83,9 @@ def get(name: str) -> Engine:
         engine = _load_path(eps[name])
     else:
         known = ", ".join(names()) or "none"
-        raise UsageError(f"unknown game engine {name!r}: choose one of {known} (see `arbiter games`)")
+        raise UsageError(
+            f"unknown game engine {name!r}: choose one of {known} (see `arbiter games`)"
+        )
     _loaded[name] = engine
     return engine
 

@@ -56,14 +56,18 @@ class _LogReader:
             found = self.handle.readline()
             if found.rstrip("\n") != expected or not found.endswith("\n"):
                 shown = found.rstrip("\n")[:80] or "(end of file)"
-                raise VerificationFailed(f"{self.path} differs {where}: expected {expected[:80]!r}, found {shown!r}")
+                raise VerificationFailed(
+                    f"{self.path} differs {where}: expected {expected[:80]!r}, found {shown!r}"
+                )
 
     def finish(self, where: str) -> None:
         assert self.handle is not None
         extra = self.handle.readline()
         self.handle.close()
         if extra:
-            raise VerificationFailed(f"{self.path} has extra lines {where}: {extra.rstrip()[:80]!r}")
+            raise VerificationFailed(
+                f"{self.path} has extra lines {where}: {extra.rstrip()[:80]!r}"
+            )
 
 
 def _fail(message: str) -> VerificationFailed:
@@ -89,7 +93,9 @@ def verify(root: Path, signatures: bool = True) -> Report:
     return report
 
 
-def _public_only(gd: GameDir, manifest: dict[str, Any], manifest_digest: str, engine: Any, report: Report) -> None:
+def _public_only(
+    gd: GameDir, manifest: dict[str, Any], manifest_digest: str, engine: Any, report: Report
+) -> None:
     """Check links, the public log against the chain summaries, and the state files."""
     title = engine.info.title
     public_log = _LogReader(gd.public_log)
@@ -111,7 +117,9 @@ def _public_only(gd: GameDir, manifest: dict[str, Any], manifest_digest: str, en
     for seat in seat_keys(manifest):
         _state(gd.seat_state(seat), f"players/{seat}/state.json", head, seq)
     report.checks.append("state files: well formed and at the chain head")
-    report.checks.append("seed and private files not revealed yet: replay possible after `arbiter reveal`")
+    report.checks.append(
+        "seed and private files not revealed yet: replay possible after `arbiter reveal`"
+    )
 
 
 def _state(path: Path, what: str, head: str, seq: int) -> dict[str, Any]:
@@ -128,7 +136,12 @@ def _state(path: Path, what: str, head: str, seq: int) -> dict[str, Any]:
 
 
 def _replay(
-    gd: GameDir, manifest: dict[str, Any], manifest_digest: str, engine: Any, report: Report, signatures: bool
+    gd: GameDir,
+    manifest: dict[str, Any],
+    manifest_digest: str,
+    engine: Any,
+    report: Report,
+    signatures: bool,
 ) -> None:
     """Re-derive, re-check and replay everything, comparing each published byte."""
     from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE
@@ -146,7 +159,9 @@ def _replay(
     keys = seat_keys(manifest)
     table = Table(manifest, engine, secret)
     title = engine.info.title
-    logs = {None: _LogReader(gd.public_log)} | {seat: _LogReader(gd.seat_log(seat)) for seat in table.seats}
+    logs = {None: _LogReader(gd.public_log)} | {
+        seat: _LogReader(gd.seat_log(seat)) for seat in table.seats
+    }
     for seat, reader in logs.items():
         reader.expect(views.log_header(manifest, title, seat), "in its header")
     records = Records(gd.reveal_signed)
@@ -160,14 +175,20 @@ def _replay(
                 else:
                     signed = records.read(seq, entry["digest"])
                     kind = classify(signed, f"signed file of entry #{seq}")
-                    if kind != entry["kind"] or signed["seat"] != entry["seat"] or signed["game"] != manifest["game"]:
+                    if (
+                        kind != entry["kind"]
+                        or signed["seat"] != entry["seat"]
+                        or signed["game"] != manifest["game"]
+                    ):
                         raise _fail(f"entry #{seq}: the signed file does not match its chain entry")
                     namespace = NAMESPACE_JOIN if kind == "join" else NAMESPACE_MOVE
                     if signatures:
                         verify_signature(signed, keys[signed["seat"]], namespace)
                         report.signatures += 1
                     if kind == "move" and signed["after"] != head:
-                        raise _fail(f"entry #{seq}: the move was not signed against the head before it")
+                        raise _fail(
+                            f"entry #{seq}: the move was not signed against the head before it"
+                        )
                     if kind == "join" and signed["manifest"] != manifest_digest:
                         raise _fail(f"entry #{seq}: the join was signed for another game.json")
                     produced = apply_record(table, seq, signed)
@@ -180,7 +201,9 @@ def _replay(
             # iter_chain proved the line canonical and its hash right, so the replayed line
             # is byte-identical exactly when the summaries agree.
             if produced.public != entry["summary"]:
-                raise _fail(f"entry #{seq}: the published chain line differs from the replay (its summary)")
+                raise _fail(
+                    f"entry #{seq}: the published chain line differs from the replay (its summary)"
+                )
             for seat, reader in logs.items():
                 lines = produced.public if seat is None else produced.seats.get(seat, [])
                 reader.expect(views.log_entry(seq, lines), f"at entry #{seq}")
@@ -198,8 +221,12 @@ def _replay(
         raise _fail("reveal/reveal.json was made at another chain head")
     if gd.reveal_record.read_bytes() != pretty(record):
         raise _fail("reveal/reveal.json is not byte for byte what the referee wrote: it was edited")
-    report.checks.append(f"signatures: {report.signatures} signed files verify with their seats' keys")
-    report.checks.append(f"replay: {report.entries} entries, {report.decisions} decisions, every chain line identical")
+    report.checks.append(
+        f"signatures: {report.signatures} signed files verify with their seats' keys"
+    )
+    report.checks.append(
+        f"replay: {report.entries} entries, {report.decisions} decisions, every chain line identical"
+    )
     outcome = engine.outcome(table.state) if table.over else None
     outcome_json = outcome.to_json() if outcome is not None else None
     for reader in logs.values():

@@ -30,7 +30,11 @@ def generate(name: str) -> dict[str, Any]:
     from arbiter.core.models import SCHEMA_MODELS
 
     schema = SCHEMA_MODELS[name].model_json_schema()
-    return {"$schema": DIALECT, "$id": f"https://arbiter.invalid/schemas/{name}.schema.json", **schema}
+    return {
+        "$schema": DIALECT,
+        "$id": f"https://arbiter.invalid/schemas/{name}.schema.json",
+        **schema,
+    }
 
 
 def render(schema: dict[str, Any]) -> str:
@@ -54,7 +58,9 @@ def _where(path: Any) -> str:
 
 def validate(name: str, value: Any, what: str) -> None:
     """Raise ``SchemaViolation`` with a one-line reason unless ``value`` fits schema ``name``."""
-    errors = sorted(_validator(name).iter_errors(value), key=lambda e: (len(e.path), list(map(str, e.path))))
+    errors = sorted(
+        _validator(name).iter_errors(value), key=lambda e: (len(e.path), list(map(str, e.path)))
+    )
     if not errors:
         return
     error = errors[0]

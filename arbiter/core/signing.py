@@ -59,7 +59,9 @@ def keygen(name: str, directory: Path, comment: str | None = None) -> tuple[Path
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"cannot create {directory} ({exc.strerror}): choose another directory") from None
+        raise UsageError(
+            f"cannot create {directory} ({exc.strerror}): choose another directory"
+        ) from None
 
     from cryptography.hazmat.primitives import serialization as ser
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -83,7 +85,9 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     except OSError as exc:  # FileExistsError too: another process just made it
-        raise UsageError(f"cannot write {path} ({exc.strerror}): choose another directory") from None
+        raise UsageError(
+            f"cannot write {path} ({exc.strerror}): choose another directory"
+        ) from None
     try:
         os.fchmod(fd, mode)  # the umask must not loosen or tighten what ssh expects
         os.write(fd, data)
@@ -161,7 +165,9 @@ def _load_ed25519(key: Path) -> Any:
     except FileNotFoundError:
         raise UsageError(f"key file {key} not found: create one with 'arbiter keygen'") from None
     except OSError as exc:
-        raise UsageError(f"cannot read key file {key} ({exc.strerror}): check its permissions") from None
+        raise UsageError(
+            f"cannot read key file {key} ({exc.strerror}): check its permissions"
+        ) from None
     if not raw.lstrip().startswith(_PRIVATE_HEADER):
         return None  # a .pub (agent) or a PEM-format key: ssh-keygen handles both
     from cryptography.exceptions import UnsupportedAlgorithm

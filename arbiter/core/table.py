@@ -59,7 +59,9 @@ _VALID_SHAPES: dict[tuple[str, str], set[bytes]] = {}
 class Table:
     """One game being replayed: manifest facts, the secret, and the engine state."""
 
-    def __init__(self, manifest: dict[str, Any], engine: Engine, secret: bytes, trusted: bool = False):
+    def __init__(
+        self, manifest: dict[str, Any], engine: Engine, secret: bytes, trusted: bool = False
+    ):
         self.manifest = manifest
         self.engine = engine
         self.secret = secret
@@ -71,7 +73,9 @@ class Table:
         # The referee replaying files it accepted itself (digest-checked) skips re-validating
         # decision shapes; verify and every new file are checked in full.
         self.trusted = trusted
-        self._valid_shapes = _VALID_SHAPES.setdefault((engine.info.name, engine.info.version), set())
+        self._valid_shapes = _VALID_SHAPES.setdefault(
+            (engine.info.name, engine.info.version), set()
+        )
 
     # -- status --------------------------------------------------------------------
     @property
@@ -98,7 +102,10 @@ class Table:
         names = ", ".join(self.seats)
         engine = self.manifest["engine"]
         lines = EntryLines(seats={seat: [] for seat in self.seats})
-        lines.add_common(self.seats, f"Game {self.game} created: {engine['name']} {engine['version']} for {names}.")
+        lines.add_common(
+            self.seats,
+            f"Game {self.game} created: {engine['name']} {engine['version']} for {names}.",
+        )
         if self.manifest["join"]:
             lines.add_common(self.seats, "Waiting for every seat to join with fresh entropy.")
         else:
@@ -137,10 +144,14 @@ class Table:
             if prompt is None:
                 if index == 0:
                     raise GameOver("the game is over: no more moves are accepted")
-                raise BarrierCrossed(f"the game ended after action {index}: remove the actions after it")
+                raise BarrierCrossed(
+                    f"the game ended after action {index}: remove the actions after it"
+                )
             if prompt.seat != seat:
                 if index == 0:
-                    raise OutOfTurn(f"it is {prompt.seat}'s turn to decide ({prompt.kind}), not {seat}'s")
+                    raise OutOfTurn(
+                        f"it is {prompt.seat}'s turn to decide ({prompt.kind}), not {seat}'s"
+                    )
                 raise BarrierCrossed(
                     f"the batch must stop after action {index}: {prompt.seat} decides next"
                 )
@@ -150,7 +161,9 @@ class Table:
                 self.engine.check(self.state, seat, action)
             except IllegalAction as exc:
                 rule = f" [{exc.rule}]" if exc.rule else ""
-                raise IllegalAction(f"{where} ({action.get('kind')}): {exc.message}{rule}", exc.rule) from None
+                raise IllegalAction(
+                    f"{where} ({action.get('kind')}): {exc.message}{rule}", exc.rule
+                ) from None
             produced = self.engine.apply(self.state, seat, action, rng)
             if index < last and any(event.barrier for event in produced):
                 raise BarrierCrossed(
@@ -176,7 +189,9 @@ class Table:
     def _setup(self, lines: EntryLines) -> None:
         entropies = [self.entropies[s] for s in self.seats] if self.manifest["join"] else []
         self.seed = derive_seed(self.secret, self.game, entropies)
-        self.state, events = self.engine.setup(self.manifest["options"], list(self.seats), Rng.for_entry(self.seed, 0))
+        self.state, events = self.engine.setup(
+            self.manifest["options"], list(self.seats), Rng.for_entry(self.seed, 0)
+        )
         lines.extend(self._narrate(events))
 
     def _narrate(self, events: list[Event]) -> EntryLines:

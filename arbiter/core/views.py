@@ -48,6 +48,7 @@ def state_bytes(table: Table, seat: str | None, seq: int, head: str) -> bytes:
 
 # -- readable logs ------------------------------------------------------------------
 
+
 def log_header(manifest: dict[str, Any], title: str, seat: str | None) -> list[str]:
     """Return the opening lines of a log file."""
     reader = f"what {seat} saw" if seat else "public log"
@@ -81,7 +82,11 @@ def log_footer(outcome: dict[str, Any] | None, reveal: dict[str, Any] | None) ->
             for seat in group:
                 parts = outcome["breakdown"].get(seat, {})
                 cells = [str(parts.get(k, "")) for k in keys]
-                out.append(f"| {place} | {seat} | {outcome['scores'][seat]} | " + " | ".join(cells) + (" |" if cells else "|"))
+                out.append(
+                    f"| {place} | {seat} | {outcome['scores'][seat]} | "
+                    + " | ".join(cells)
+                    + (" |" if cells else "|")
+                )
         winners = outcome["winners"]
         label = "Winner" if len(winners) == 1 else "Winners (shared)"
         out += ["", f"{label}: {', '.join(winners)}."]

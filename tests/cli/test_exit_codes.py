@@ -21,8 +21,11 @@ def test_every_error_class_is_listed() -> None:
             out |= {sub} | subclasses(sub)
         return out
 
-    defined = {cls for cls in vars(errors).values()
-               if isinstance(cls, type) and issubclass(cls, ArbiterError) and cls is not ArbiterError}
+    defined = {
+        cls
+        for cls in vars(errors).values()
+        if isinstance(cls, type) and issubclass(cls, ArbiterError) and cls is not ArbiterError
+    }
     assert defined == set(ALL_ERRORS)
     assert subclasses(ArbiterError) >= set(ALL_ERRORS)
 
@@ -42,7 +45,11 @@ def test_exit_codes_are_distinct_and_documented_range() -> None:
 
 @pytest.mark.parametrize("cls", ALL_ERRORS, ids=lambda cls: cls.__name__)
 def test_error_prints_one_line(cls: type[ArbiterError], capsys: pytest.CaptureFixture[str]) -> None:
-    exc = cls("first line\nsecond  line") if cls is not errors.IllegalAction else cls("a\nb", rule="R-1")
+    exc = (
+        cls("first line\nsecond  line")
+        if cls is not errors.IllegalAction
+        else cls("a\nb", rule="R-1")
+    )
     assert error(exc) == cls.exit_code
     err = capsys.readouterr().err
     assert err.startswith("arbiter: error: ") and err.count("\n") == 1
@@ -53,7 +60,11 @@ def _exit_code_table() -> dict[int, str]:
     if not README.is_file():
         return {}
     text = README.read_text(encoding="utf-8")
-    match = re.search(r"^#+ [^\n]*exit codes?[^\n]*$(.*?)(?=^#+ |\Z)", text, re.IGNORECASE | re.MULTILINE | re.DOTALL)
+    match = re.search(
+        r"^#+ [^\n]*exit codes?[^\n]*$(.*?)(?=^#+ |\Z)",
+        text,
+        re.IGNORECASE | re.MULTILINE | re.DOTALL,
+    )
     if not match:
         return {}
     table: dict[int, str] = {}
@@ -70,9 +81,13 @@ def test_readme_lists_every_exit_code() -> None:
         pytest.skip("README.md has no exit-code table yet")
     assert table.get(0) is not None, "README should document exit code 0 (success)"
     for cls in ALL_ERRORS:
-        assert cls.exit_code in table, f"README's exit-code table lacks {cls.exit_code} ({cls.__name__})"
+        assert cls.exit_code in table, (
+            f"README's exit-code table lacks {cls.exit_code} ({cls.__name__})"
+        )
         assert table[cls.exit_code] == cls.code, (
             f"README says exit {cls.exit_code} is {table[cls.exit_code]!r}, the code says {cls.code!r}"
         )
     documented = {code for code in table if code >= 2}
-    assert documented == {cls.exit_code for cls in ALL_ERRORS}, "README lists codes that do not exist"
+    assert documented == {cls.exit_code for cls in ALL_ERRORS}, (
+        "README lists codes that do not exist"
+    )

@@ -14,7 +14,9 @@ def _published(root: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(root)): p.read_bytes()
         for p in root.rglob("*")
-        if p.is_file() and "referee" not in p.relative_to(root).parts and "reveal" not in p.relative_to(root).parts
+        if p.is_file()
+        and "referee" not in p.relative_to(root).parts
+        and "reveal" not in p.relative_to(root).parts
     }
 
 
@@ -40,7 +42,9 @@ def test_secret_and_seed_stay_private_until_reveal(tmp_path: Path, monkeypatch) 
         if signed["format"] == "arbiter.join/1":
             entropies.append((signed["seat"], bytes.fromhex(signed["entropy"])))
     order = [s["seat"] for s in manifest["seats"]]
-    seed = derive_seed(secret, manifest["game"], [e for _, e in sorted(entropies, key=lambda p: order.index(p[0]))])
+    seed = derive_seed(
+        secret, manifest["game"], [e for _, e in sorted(entropies, key=lambda p: order.index(p[0]))]
+    )
     forbidden = [secret.hex(), seed.hex(), stream_key(seed, 0).hex(), stream_key(seed, 1).hex()]
     forbidden += [entropy.hex() for _, entropy in entropies]
     assert len(snapshots) == run.files > 3

@@ -79,6 +79,7 @@ def good(table: Table) -> bytes:
 
 # -- strict JSON ------------------------------------------------------------------------
 
+
 def test_malformed_json(table: Table, good: bytes) -> None:
     message = reject(table, MalformedInput, good[:-5])
     assert "not valid JSON" in message and "line" in message
@@ -174,6 +175,7 @@ def test_nesting_of_exactly_64_is_parsed(table: Table, good: bytes) -> None:
 
 # -- schema, game, seat ---------------------------------------------------------------------
 
+
 def test_unknown_top_level_field(table: Table) -> None:
     move = table.move_file("alice", [{"kind": "draw"}])
     del move["signature"]
@@ -223,17 +225,21 @@ def test_join_for_another_version_of_the_manifest(tmp_path: Path) -> None:
 
 
 def test_unknown_seat(table: Table) -> None:
-    move = table.move_file("alice", [{"kind": "draw"}], state={**table.state("alice"), "seat": "zed"})
+    move = table.move_file(
+        "alice", [{"kind": "draw"}], state={**table.state("alice"), "seat": "zed"}
+    )
     message = reject(table, UnknownSeat, move)
     assert "'zed'" in message and "alice, bob" in message
 
 
 # -- signatures -------------------------------------------------------------------------------
 
+
 def test_signature_by_another_seats_key(table: Table) -> None:
     move = table.move_file("alice", [{"kind": "draw"}])
-    move["signature"] = sign({k: v for k, v in move.items() if k != "signature"},
-                             table.keys["bob"], NAMESPACE_MOVE)
+    move["signature"] = sign(
+        {k: v for k, v in move.items() if k != "signature"}, table.keys["bob"], NAMESPACE_MOVE
+    )
     message = reject(table, BadSignature, move)
     assert "another key" in message and "sign with your own key" in message
 
@@ -241,15 +247,17 @@ def test_signature_by_another_seats_key(table: Table) -> None:
 def test_signature_by_a_stranger(table: Table, tmp_path: Path) -> None:
     stranger = keygen("mallory", tmp_path / "strangers")[0]
     move = table.move_file("alice", [{"kind": "draw"}])
-    move["signature"] = sign({k: v for k, v in move.items() if k != "signature"},
-                             stranger, NAMESPACE_MOVE)
+    move["signature"] = sign(
+        {k: v for k, v in move.items() if k != "signature"}, stranger, NAMESPACE_MOVE
+    )
     reject(table, BadSignature, move)
 
 
 def test_signature_with_another_namespace(table: Table) -> None:
     move = table.move_file("alice", [{"kind": "draw"}])
-    move["signature"] = sign({k: v for k, v in move.items() if k != "signature"},
-                             table.keys["alice"], NAMESPACE_JOIN)
+    move["signature"] = sign(
+        {k: v for k, v in move.items() if k != "signature"}, table.keys["alice"], NAMESPACE_JOIN
+    )
     message = reject(table, BadSignature, move)
     assert "'arbiter-join'" in message and "arbiter-move" in message
 
@@ -257,8 +265,9 @@ def test_signature_with_another_namespace(table: Table) -> None:
 def test_join_signed_in_the_move_namespace(tmp_path: Path) -> None:
     table = create(tmp_path)
     join = table.join_file("alice")
-    join["signature"] = sign({k: v for k, v in join.items() if k != "signature"},
-                             table.keys["alice"], NAMESPACE_MOVE)
+    join["signature"] = sign(
+        {k: v for k, v in join.items() if k != "signature"}, table.keys["alice"], NAMESPACE_MOVE
+    )
     reject(table, BadSignature, join)
 
 
@@ -287,6 +296,7 @@ def test_reformatting_a_signed_file_keeps_it_valid(table: Table) -> None:
 
 
 # -- chain and game state ---------------------------------------------------------------------
+
 
 def test_stale_after_head(table: Table) -> None:
     old_state = table.state("alice")
@@ -398,6 +408,7 @@ def test_join_for_a_no_join_game(tmp_path: Path) -> None:
 
 # -- the folder itself -------------------------------------------------------------------------
 
+
 def test_manifest_edited_after_creation(table: Table, good: bytes) -> None:
     manifest = table.manifest()
     manifest["created"] = "2020-01-01T00:00:00Z"
@@ -448,6 +459,7 @@ def test_tampered_referee_secret(table: Table, good: bytes) -> None:
 
 
 # -- hidden information -------------------------------------------------------------------------
+
 
 def _normalise(message: str, card: int) -> str:
     return re.sub(rf"\bcard {card}\b", "card N", message)
@@ -509,6 +521,7 @@ def test_barrier_checked_before_the_next_action(table: Table) -> None:
 
 # -- batches -------------------------------------------------------------------------------------
 
+
 def test_valid_batch_is_accepted_as_one_entry(table: Table) -> None:
     card = table.hand("alice")[0]
     accepted = table.play("alice", {"kind": "play", "card": card}, {"kind": "draw"})
@@ -539,9 +552,13 @@ def test_batch_with_a_bad_second_action_changes_nothing(table: Table) -> None:
         ({"kind": "discard", "card": "x"}, SchemaViolation),
     ],
 )
-def test_batch_failing_late_changes_nothing(table: Table, second: dict[str, Any], error: Any) -> None:
+def test_batch_failing_late_changes_nothing(
+    table: Table, second: dict[str, Any], error: Any
+) -> None:
     a, b = table.hand("alice")
-    move = table.move_file("alice", [{"kind": "play", "card": a}, {"kind": "play", "card": b}, second])
+    move = table.move_file(
+        "alice", [{"kind": "play", "card": a}, {"kind": "play", "card": b}, second]
+    )
     message = reject(table, error, move)
     assert message.startswith("action 3")
 
@@ -552,8 +569,9 @@ def test_batch_past_another_seats_decision(tmp_path: Path) -> None:
     table.play("bob", {"kind": "draw"})
     a = table.hand("alice")
     # Deck empty: alice plays and ends; ending passes the turn, so nothing may follow.
-    move = table.move_file("alice", [{"kind": "play", "card": a[0]}, {"kind": "end"},
-                                     {"kind": "play", "card": a[1]}])
+    move = table.move_file(
+        "alice", [{"kind": "play", "card": a[0]}, {"kind": "end"}, {"kind": "play", "card": a[1]}]
+    )
     message = reject(table, BarrierCrossed, move)
     assert "stop after action 2" in message and "bob decides next" in message
 
@@ -563,10 +581,13 @@ def test_batch_running_past_the_end_of_the_game(tmp_path: Path) -> None:
     table.play("alice", {"kind": "draw"})
     table.play("bob", {"kind": "draw"})
     a = table.hand("alice")
-    table.play("alice", {"kind": "play", "card": a[0]}, {"kind": "play", "card": a[1]}, {"kind": "end"})
+    table.play(
+        "alice", {"kind": "play", "card": a[0]}, {"kind": "play", "card": a[1]}, {"kind": "end"}
+    )
     b = table.hand("bob")
-    move = table.move_file("bob", [{"kind": "play", "card": b[0]}, {"kind": "play", "card": b[1]},
-                                   {"kind": "end"}])
+    move = table.move_file(
+        "bob", [{"kind": "play", "card": b[0]}, {"kind": "play", "card": b[1]}, {"kind": "end"}]
+    )
     message = reject(table, BarrierCrossed, move)
     assert "game ended after action 2" in message
 

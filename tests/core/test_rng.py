@@ -17,13 +17,22 @@ SEED = bytes.fromhex("fd7119548eafd024304f8d9d54211fff59ac5cb20f592fe05155863819
 
 
 def test_vectors_of_docs_rng_md() -> None:
-    assert commitment(SECRET) == "sha256:19578fd41b93a67b7f71ca394ce7244762e7796e2b2baf74e8892eeb7d0c4033"
+    assert (
+        commitment(SECRET)
+        == "sha256:19578fd41b93a67b7f71ca394ce7244762e7796e2b2baf74e8892eeb7d0c4033"
+    )
     assert derive_seed(SECRET, "demo-game", ENTROPIES) == SEED
     assert derive_seed(SECRET, "demo-game", []).hex() == (
         "29398ddd6d1a416828ece5f6228bc4bf1a47507edc32f9130fd2284593b29e76"
     )
-    assert stream_key(SEED, 0).hex() == "ce10973e7b2363acad292aa9b48426e992e4c8b6f4987b6009f00137d5859803"
-    assert stream_key(SEED, 7).hex() == "09750850a446eb734335e2047557ace68ff0e1ac11c9c1fea1145047b889e67a"
+    assert (
+        stream_key(SEED, 0).hex()
+        == "ce10973e7b2363acad292aa9b48426e992e4c8b6f4987b6009f00137d5859803"
+    )
+    assert (
+        stream_key(SEED, 7).hex()
+        == "09750850a446eb734335e2047557ace68ff0e1ac11c9c1fea1145047b889e67a"
+    )
     assert Rng.for_entry(SEED, 0).bytes(40).hex() == (
         "631895754bdf12ba6a4f11e479cac2fc74138a97a06b1b3be6436cd912cf8ad3b83eb75c91c3def7"
     )

@@ -39,8 +39,13 @@ def test_every_schema_file_has_a_model() -> None:
 
 def test_unknown_field_is_named_in_one_line() -> None:
     move = {
-        "format": "arbiter.move/1", "game": "g", "seat": "alice", "after": "sha256:" + "0" * 64,
-        "actions": [{"kind": "pass"}], "signature": "x", "colour": "blue",
+        "format": "arbiter.move/1",
+        "game": "g",
+        "seat": "alice",
+        "after": "sha256:" + "0" * 64,
+        "actions": [{"kind": "pass"}],
+        "signature": "x",
+        "colour": "blue",
     }
     with pytest.raises(SchemaViolation) as caught:
         schemas.validate("move", move, "move.json")
@@ -49,8 +54,14 @@ def test_unknown_field_is_named_in_one_line() -> None:
 
 def test_seat_may_be_null_only_where_the_model_says() -> None:
     entry = {
-        "format": "arbiter.chain/1", "seq": 0, "kind": "genesis", "seat": None, "prev": None,
-        "digest": "sha256:" + "a" * 64, "summary": [], "hash": "sha256:" + "b" * 64,
+        "format": "arbiter.chain/1",
+        "seq": 0,
+        "kind": "genesis",
+        "seat": None,
+        "prev": None,
+        "digest": "sha256:" + "a" * 64,
+        "summary": [],
+        "hash": "sha256:" + "b" * 64,
     }
     schemas.validate("chain-entry", entry, "entry")
     with pytest.raises(SchemaViolation):

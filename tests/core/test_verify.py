@@ -43,6 +43,7 @@ def public_copy(table: Table, dest: Path) -> Path:
 
 # -- before reveal ------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def playing(tmp_path: Path) -> Table:
     table = started(tmp_path)
@@ -129,6 +130,7 @@ def test_edited_manifest(playing: Table) -> None:
 
 # -- reveal -------------------------------------------------------------------------------------
 
+
 def test_reveal_refused_before_the_end(playing: Table) -> None:
     exc = expect_rejection(playing, NotReady, 17, reveal, playing.root)
     assert "--force" in exc.message and "waiting for" in exc.message
@@ -162,6 +164,7 @@ def test_submit_after_reveal_is_refused(playing: Table) -> None:
 
 
 # -- after reveal -------------------------------------------------------------------------------
+
 
 def finished(tmp_path: Path) -> Table:
     table = started(tmp_path, options=SMALL)
@@ -247,8 +250,9 @@ def test_rehashed_chain_summary_after_reveal_names_the_entry(revealed: Table) ->
     lines = path.read_bytes().splitlines(keepends=True)
     last = json.loads(lines[-1])
     seq = last["seq"]
-    forged = chainlib.make_entry(seq, last["kind"], last["seat"], last["prev"], last["digest"],
-                                 ["bob wins by decree"])
+    forged = chainlib.make_entry(
+        seq, last["kind"], last["seat"], last["prev"], last["digest"], ["bob wins by decree"]
+    )
     lines[-1] = chainlib.line(forged)
     path.write_bytes(b"".join(lines))
     fails(revealed.root, rf"#{seq}\b")

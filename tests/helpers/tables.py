@@ -133,8 +133,16 @@ def create(
     keys = keys if keys is not None else make_keys(tmp / "keys", names)
     pairs = [(seat, str(keys[seat]) + ".pub") for seat in names]
     root = tmp / "game"
-    new_game(root, "tally", pairs, options or {}, join=join, game_id=game_id,
-             created=CREATED, secret=secret)
+    new_game(
+        root,
+        "tally",
+        pairs,
+        options or {},
+        join=join,
+        game_id=game_id,
+        created=CREATED,
+        secret=secret,
+    )
     return Table(root, keys, names, tmp / "out")
 
 
@@ -147,8 +155,12 @@ def started(tmp: Path, seats: int | list[str] = 2, **kwargs: Any) -> Table:
     if kwargs.get("keys") is None:
         names = list(SEATS[:seats]) if isinstance(seats, int) else list(seats)
         opts = tuple(sorted((kwargs.get("options") or {}).items()))
-        cache_key = ("started", tuple(names), opts,
-                     tuple(sorted((k, v) for k, v in kwargs.items() if k not in ("options", "keys"))))
+        cache_key = (
+            "started",
+            tuple(names),
+            opts,
+            tuple(sorted((k, v) for k, v in kwargs.items() if k not in ("options", "keys"))),
+        )
 
         def build(base: Path) -> None:
             _started(base, names, **kwargs)
