@@ -71,8 +71,12 @@ def moves(
         return
     engine = _engine_for(state)
     out.line(f"{len(legal)} legal decision(s) for {state['seat']} ({prompt['kind']}):")
+    hint = prompt["detail"].get("hint")
+    if isinstance(hint, str):
+        out.line(f"  ({hint})")
     for action in legal:
-        text = json.dumps(action, separators=(", ", ": "), ensure_ascii=False)
+        shown = {"kind": action.get("kind"), **{k: v for k, v in action.items() if k != "kind"}}
+        text = json.dumps(shown, separators=(", ", ": "), ensure_ascii=False)
         label = engine.label(action) if engine is not None else ""
         out.line(f"  --action '{text}'" + (f"   # {label}" if label and label != text else ""))
 

@@ -46,7 +46,11 @@ class EngineInfo:
 
 @dataclass(frozen=True)
 class Prompt:
-    """Who must decide now and what kind of decision is expected (all public)."""
+    """Who must decide now and what kind of decision is expected (all public).
+
+    ``detail`` may carry a ``"hint"``: one sentence for the player, shown by ``arbiter moves``
+    (useful when ``legal_actions`` lists only a sample of the legal decisions).
+    """
 
     seat: str
     kind: str
