@@ -15,6 +15,7 @@ from pathlib import Path
 from arbiter.core.canonical import pretty
 from arbiter.core.gamedir import GameDir, atomic_write
 from arbiter.core.rng import Rng
+from arbiter.core.table import Table
 
 SEAT_NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 
@@ -48,11 +49,14 @@ def play(
     created: str = "2026-01-01T00:00:00Z",
     progress: Callable[[int], None] | None = None,
     max_files: int = 100_000,
+    batch: bool = True,
 ) -> SelfPlay:
     """Create ``root/{keys,game,moves}`` and play a full game with random bots.
 
     The referee's secret, the join entropies and the bots' choices all derive from
-    ``seed``, so the same seed plays the same game.
+    ``seed``, so the same seed plays the same game. With ``batch`` each move file carries
+    the bot's decisions up to the next information barrier or the next seat's turn, as a
+    player would send a whole turn; otherwise one decision per file.
     """
     from arbiter.core.player import load_state, make_join, make_move
     from arbiter.core.referee import new_game, reveal, submit
@@ -81,9 +85,12 @@ def play(
         submit(run.game, path.read_bytes(), path.name)
         run.files += 1
 
+    shadow = _shadow(gd, _derive(seed, "secret"))
     for seat in seats:
-        join = make_join(gd.manifest, seat, run.keys / seat, entropy=_derive(seed, f"join:{seat}"))
+        entropy = _derive(seed, f"join:{seat}")
+        join = make_join(gd.manifest, seat, run.keys / seat, entropy=entropy)
         send(run.moves / f"join-{seat}.json", join)
+        shadow.join(seat, entropy)
     choices = Rng(_derive(seed, "bots"))
     while run.files < max_files:
         public = load_state(gd.public_state)
@@ -91,10 +98,13 @@ def play(
             break
         seat = public["prompt"]["seat"]
         state = load_state(gd.seat_state(seat))
-        action = choices.choice(state["legal"])
-        move = make_move(state, run.keys / seat, [action])
+        actions = [choices.choice(state["legal"])]
+        if batch:
+            actions = _plan_batch(shadow, seat, state["seq"] + 1, actions[0], choices)
+        move = make_move(state, run.keys / seat, actions)
         send(run.moves / f"{state['seq'] + 1:05d}-{seat}.json", move)
-        run.decisions += 1
+        shadow.move(state["seq"] + 1, seat, actions)
+        run.decisions += len(actions)
         if progress is not None:
             progress(run.decisions)
     reveal(run.game)
@@ -102,3 +112,33 @@ def play(
     run.status = final["status"]
     run.winners = final["outcome"]["winners"] if final["outcome"] else []
     return run
+
+
+def _shadow(gd: GameDir, secret: bytes) -> Table:
+    """Return a referee-side table the bots use to plan their batches."""
+    from arbiter.core.ledger import load_manifest
+
+    manifest, _, engine = load_manifest(gd)
+    table = Table(manifest, engine, secret)
+    table.genesis()
+    return table
+
+
+def _plan_batch(shadow: Table, seat: str, seq: int, first: dict, choices: Rng) -> list[dict]:
+    """Return the bot's decisions from ``first`` up to the next barrier or other seat's turn.
+
+    Until a barrier nothing hidden reaches the seat, so these are decisions the player
+    could have planned from their own view.
+    """
+    engine = shadow.engine
+    assert shadow.seed is not None
+    scratch = engine.decode(engine.encode(shadow.state))
+    rng = Rng.for_entry(shadow.seed, seq)
+    actions = [first]
+    while len(actions) < 64:
+        events = engine.apply(scratch, seat, actions[-1], rng)
+        prompt = engine.prompt(scratch)
+        if any(e.barrier for e in events) or prompt is None or prompt.seat != seat:
+            break
+        actions.append(choices.choice(engine.legal_actions(scratch, seat)))
+    return actions
