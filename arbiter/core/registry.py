@@ -17,7 +17,9 @@ from arbiter.core.errors import UsageError
 # Real engines shipped with arbiter, in the order `arbiter games` lists them. The
 # demo uses the first one present here ("mottainai" once it exists).
 BUILTIN: dict[str, str] = {
+    "mottainai": "arbiter.games.mottainai:MottainaiEngine",
     "motcoin": "arbiter.games.motcoin:MotCoinEngine",
+    "momiji": "arbiter.games.momiji:MomijiEngine",
 }
 
 PREFERRED_DEMO = ("mottainai", "motcoin", "momiji")

@@ -1,0 +1,126 @@
+"""The Momiji engine: the protocol's methods, each delegating to one module."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
+from arbiter.core.errors import SchemaViolation, UsageError
+from arbiter.core.rng import Rng
+from arbiter.games.momiji import data, flow, moves, narrate, rules, scoring, views
+from arbiter.games.momiji.state import State, decode, encode
+
+NOTES = (
+    (
+        "Provisional (the printed data was not found): leaf type names, acorn corners, "
+        "the 12 landscapes with their powers and A/B/C sets, the first-game panoramas, "
+        "6 of the 14 objectives (most 0s, most of one type and most visible cards are "
+        "confirmed kinds) and the 2 starting acorns."
+    ),
+    (
+        "Provisional rulings: garden refill to 4, torii limit players+2, new piles to the "
+        "right, tie-break on acorns; see docs/rulings/momiji.md."
+    ),
+    "Play with your own printed data: --option data=FILE (see momiji/data.schema.json).",
+)
+
+
+class MomijiEngine(Engine):
+    """Momiji (Deer Games, 2021) for 2 to 4 players."""
+
+    info: ClassVar[EngineInfo] = EngineInfo(
+        name="momiji",
+        title="Momiji",
+        version="1.0.0",
+        min_seats=2,
+        max_seats=4,
+        hidden_information=True,
+        chance=True,
+        options=(
+            OptionInfo(
+                "data",
+                "printed data JSON file (data.schema.json); builtin: the shipped provisional data",
+                data.BUILTIN,
+            ),
+            OptionInfo(
+                "landscapes",
+                "fixed: the first-game panoramas; random: one random landscape of each set",
+                flow.FIXED,
+            ),
+        ),
+        notes=NOTES,
+    )
+
+    # -- options -------------------------------------------------------------------------
+    def parse_options(self, raw: Mapping[str, str]) -> dict[str, Any]:
+        """Embed the data of ``data=FILE`` so a replay needs no file."""
+        super().parse_options(raw)
+        mode = raw.get("landscapes", flow.FIXED)
+        if mode not in (flow.FIXED, flow.RANDOM):
+            raise UsageError(f"option landscapes={mode!r}: choose fixed or random")
+        path = raw.get("data", data.BUILTIN)
+        if not path:
+            raise UsageError("option data= needs a file name (or 'builtin')")
+        loaded = data.BUILTIN if path == data.BUILTIN else data.load_file(path)
+        return {"data": loaded, "landscapes": mode}
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        super().check_options(options)
+        if "data" not in options or options.get("landscapes") not in (flow.FIXED, flow.RANDOM):
+            raise SchemaViolation("manifest options for momiji need 'data' and 'landscapes'")
+        data.resolve(options["data"])
+
+    # -- the game ------------------------------------------------------------------------
+    def setup(
+        self, options: Mapping[str, Any], seats: list[str], rng: Rng
+    ) -> tuple[State, list[Event]]:
+        if not self.info.min_seats <= len(seats) <= self.info.max_seats:
+            raise UsageError(f"Momiji needs 2 to 4 players, not {len(seats)}")
+        table = data.resolve(options.get("data", data.BUILTIN))
+        return flow.setup(table, options.get("landscapes", flow.FIXED), seats, rng)
+
+    def prompt(self, state: State) -> Prompt | None:
+        return flow.prompt(state)
+
+    def legal_actions(self, state: State, seat: str) -> list[Action]:
+        return rules.legal_actions(state, seat)
+
+    def check(self, state: State, seat: str, action: Action) -> None:
+        rules.check(state, seat, action)
+
+    def apply(self, state: State, seat: str, action: Action, rng: Rng) -> list[Event]:
+        # All chance is in the setup shuffle: the deck's order decides every later draw.
+        return flow.apply(state, seat, action)
+
+    def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return None if state.result is None else scoring.outcome(state.result)
+
+    def describe(self, event: Event, viewer: str | None) -> str | None:
+        return narrate.describe(event, viewer)
+
+    def action_schema(self) -> dict[str, Any]:
+        return moves.action_schema()
+
+    # -- state as data ---------------------------------------------------------------------
+    def encode(self, state: State) -> dict[str, Any]:
+        return encode(state)
+
+    def decode(self, data: Any) -> State:
+        return decode(data)
+
+    # -- tests and tools -------------------------------------------------------------------
+    def resample(self, state: State, seat: str, rng: Rng) -> State:
+        return views.resample(state, seat, rng)
+
+    def invariants(self, state: State) -> None:
+        views.check_invariants(state)
+
+    def label(self, action: Action) -> str:
+        return narrate.label(action)
+
+    def render(self, view: Mapping[str, Any], seat: str | None) -> list[str]:
+        return narrate.render(view, seat)

@@ -1,0 +1,209 @@
+"""The actions of a task (rules: Action Types) and the card moves they are made of.
+
+CLERK, MONK, TAILOR, POTTER and SMITH are the tasks' own actions; any action may be
+replaced by a CRAFT of the task's material or by a PRAYER (rules: Performing a task).
+Every draw checks the deck: the game ends the moment it is empty (M-R2).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from arbiter.core.engine import Event
+from arbiter.games.mottainai.cards import TASKS, card
+from arbiter.games.mottainai.cover import wing_count
+from arbiter.games.mottainai.effects import dispatch
+from arbiter.games.mottainai.state import HAND_LIMIT, WINGS, State
+
+PRAYER: dict[str, Any] = {"kind": "prayer"}
+TASK_KINDS = {TASKS[m].lower(): m for m in TASKS}
+"""The decision kind of each task's own action → the material of that task."""
+
+
+class GameEnds(Exception):
+    """Raised the moment a game-end condition holds; the turn is not completed (M-R2, M-R3)."""
+
+    def __init__(self, reason: str, **detail: Any):
+        super().__init__(reason)
+        self.reason = reason
+        self.detail = detail
+
+
+# -- card moves ---------------------------------------------------------------------------
+
+
+def draw(state: State, seat: str, n: int, why: str, events: list[Event]) -> None:
+    """Draw ``n`` cards, one at a time, into the seat's waiting area (rules: Waiting Area)."""
+    p = state.players[seat]
+    drawn = 0
+    for _ in range(n):
+        top = state.deck.pop(0)
+        state.known.pop(top, None)
+        p.waiting.append(top)
+        drawn += 1
+        if not state.deck:
+            events.append(Event("draw", {"seat": seat, "count": drawn, "why": why}))
+            raise GameEnds("deck", seat=seat)  # M-R2: the last card is drawn.
+    events.append(Event("draw", {"seat": seat, "count": drawn, "why": why}))
+
+
+def take_top(state: State) -> str:
+    """Take the deck's top card for an effect; the caller places it, then calls ``deck_check``."""
+    top = state.deck.pop(0)
+    state.known.pop(top, None)
+    return top
+
+
+def deck_check(state: State, seat: str) -> None:
+    """End the game if the deck is empty, whatever emptied it (M-R2)."""
+    if not state.deck:
+        raise GameEnds("deck", seat=seat)
+
+
+def return_card(state: State, seat: str, iid: str, why: str, events: list[Event]) -> None:
+    """Return a hand card face down to the bottom of the deck; only its owner knows it (M-R18)."""
+    state.players[seat].hand.remove(iid)
+    state.deck.append(iid)
+    state.known[iid] = seat
+    events.append(Event("return", {"seat": seat, "card": iid, "why": why}))
+
+
+def place_work(
+    state: State,
+    seat: str,
+    work: str,
+    wing: str,
+    how: str,
+    events: list[Event],
+    support: list[str] | None = None,
+) -> None:
+    """Put a completed work in a wing, end the game on the 5th (6th) work, else trigger.
+
+    M-R3: the game ends as soon as the work is placed; no "after" effect follows.
+    """
+    state.players[seat].wing(wing).append(work)
+    data: dict[str, Any] = {"seat": seat, "card": work, "wing": wing, "how": how}
+    if support is not None:
+        data["support"] = list(support)
+    events.append(Event("work", data))
+    limit = 6 if state.extended else 5
+    for side in WINGS:
+        if wing_count(state, seat, side) >= limit:
+            raise GameEnds("wing", seat=seat, wing=side)
+
+
+# -- what an action may be ----------------------------------------------------------------
+
+
+def supports_needed(state: State, seat: str, work: str, via: str) -> int:
+    """Return the supports a work needs: its value less one (rules: Completing a work)."""
+    needed = card(work).value - 1
+    return int(dispatch.query(state, seat, "supports", needed, {"work": work, "via": via}))
+
+
+def smith_options(state: State, seat: str) -> list[dict[str, Any]]:
+    """Return every SMITH: a hand work, supports of its material from the hand, a wing.
+
+    Supports are listed in id order so that each choice has one spelling.
+    """
+    hand = state.players[seat].hand
+    out = []
+    for work in hand:
+        mat = card(work).material
+        others = sorted(c for c in hand if c != work and card(c).material == mat)
+        need = supports_needed(state, seat, work, "smith")
+        if need > len(others):
+            continue
+        for support in combinations(others, need):
+            for wing in WINGS:
+                out.append({"kind": "smith", "work": work, "support": list(support), "wing": wing})
+    return out
+
+
+def craft_options(state: State, seat: str, mat: str) -> list[dict[str, Any]]:
+    """Return every CRAFT of a ``mat`` work from hand with supports in the craft bench.
+
+    Bench cards are public and never spent, so naming them adds nothing: the count decides.
+    """
+    p = state.players[seat]
+    out = []
+    on_bench = sum(1 for c in p.bench if card(c).material == mat)
+    for work in p.hand:
+        if card(work).material == mat and supports_needed(state, seat, work, "craft") <= on_bench:
+            for wing in WINGS:
+                out.append({"kind": "craft", "work": work, "wing": wing})
+    return out
+
+
+def legal(state: State, seat: str) -> list[dict[str, Any]]:
+    """Return every decision for the next action of the current task."""
+    task = state.task
+    assert task is not None
+    mat = task["material"]
+    kind = TASKS[mat].lower()
+    p = state.players[seat]
+    out: list[dict[str, Any]]
+    if kind == "clerk":
+        out = [{"kind": "clerk", "card": c} for c in p.bench]
+    elif kind in ("monk", "potter"):
+        out = [{"kind": kind, "card": c} for c in state.floor]
+    elif kind == "tailor":
+        out = [{"kind": "tailor"}]
+    else:
+        out = smith_options(state, seat)
+    out += craft_options(state, seat, mat)
+    out.append(PRAYER)
+    return out
+
+
+# -- performing an action -----------------------------------------------------------------
+
+
+def perform(state: State, seat: str, action: dict[str, Any], events: list[Event]) -> None:
+    """Perform one checked action of the current task (TAILOR only starts its returns)."""
+    kind = action["kind"]
+    p = state.players[seat]
+    ctx: dict[str, Any] = {"action": kind}
+    if kind == "prayer":
+        draw(state, seat, 1, "prayer", events)
+    elif kind == "clerk":
+        p.bench.remove(action["card"])
+        p.sales.append(action["card"])
+        events.append(Event("clerk", {"seat": seat, "card": action["card"]}))
+    elif kind in ("monk", "potter"):
+        state.floor.remove(action["card"])
+        (p.helpers if kind == "monk" else p.bench).append(action["card"])
+        events.append(Event(kind, {"seat": seat, "card": action["card"]}))
+    elif kind == "tailor":
+        state.frames.append({"type": "tailor", "seat": seat, "task_action": True})
+        dispatch.open_frame(state, seat, "before_tailor", {"action": "tailor"})
+        return  # The action ends when the returns are done (``tailor_done``).
+    else:
+        work = action["work"]
+        p.hand.remove(work)
+        if kind == "smith":
+            state.revealed = {"seat": seat, "cards": list(action["support"])}  # M-R17
+        place_work(state, seat, work, action["wing"], kind, events, action.get("support"))
+        ctx["work"] = work
+    action_done(state, seat, ctx)
+
+
+def tailor_done(state: State, seat: str, events: list[Event]) -> None:
+    """M-R19: after the returns, draw until hand and waiting area hold five together."""
+    frame = state.frames.pop()
+    p = state.players[seat]
+    missing = HAND_LIMIT - len(p.hand) - len(p.waiting)
+    if missing > 0:
+        draw(state, seat, missing, "tailor", events)
+    else:
+        events.append(Event("draw", {"seat": seat, "count": 0, "why": "tailor"}))
+    if frame.get("task_action"):
+        action_done(state, seat, {"action": "tailor"})
+
+
+def action_done(state: State, seat: str, ctx: dict[str, Any]) -> None:
+    """Count a finished action of the task and open its "after" trigger."""
+    if state.task is not None:
+        state.task["done"] += 1
+    dispatch.open_frame(state, seat, "after", ctx)

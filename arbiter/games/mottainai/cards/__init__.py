@@ -1,0 +1,25 @@
+"""The Mottainai card data: 54 rows, materials and instance ids."""
+
+from arbiter.games.mottainai.cards.catalog import (
+    CARDS,
+    MATERIALS,
+    TASKS,
+    VALUE,
+    WINDOWS,
+    Card,
+    base_id,
+    card,
+    deck_ids,
+)
+
+__all__ = [
+    "CARDS",
+    "MATERIALS",
+    "TASKS",
+    "VALUE",
+    "WINDOWS",
+    "Card",
+    "base_id",
+    "card",
+    "deck_ids",
+]

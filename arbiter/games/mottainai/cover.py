@@ -1,0 +1,68 @@
+"""Cover (rules: Cover): works in a wing cover helpers or sales of their material.
+
+A work covers as many cards as its value. Cover is all-or-nothing per material: if the
+works of a material cannot cover every helper (sale) of it, none is covered.
+"""
+
+from __future__ import annotations
+
+from arbiter.games.mottainai.cards import VALUE, card
+from arbiter.games.mottainai.effects.dispatch import identity, query
+from arbiter.games.mottainai.state import State
+
+
+def material(iid: str) -> str:
+    """Return the material of a card (as a task, helper, material or sale)."""
+    return card(iid).material
+
+
+def work_material(state: State, work: str) -> str:
+    """Return the material of a completed work (a Kite copy counts as its model)."""
+    return card(identity(state, work)).material
+
+
+def wing_works(state: State, seat: str, wing: str) -> list[str]:
+    """Return the works counting in ``wing`` (continuous effects such as Go Set may add)."""
+    works = state.players[seat].wing(wing)
+    out: list[str] = query(state, seat, "wing_works", works, {"wing": wing})
+    return out
+
+
+def capacity(state: State, seat: str, wing: str, mat: str) -> int:
+    """Return how many cards of ``mat`` the works in ``wing`` cover (rules: Cover)."""
+    n = sum(1 for w in wing_works(state, seat, wing) if work_material(state, w) == mat)
+    return n * VALUE[mat]
+
+
+def count(cards: list[str], mat: str) -> int:
+    return sum(1 for c in cards if card(c).material == mat)
+
+
+def helpers_covered(state: State, seat: str, mat: str) -> bool:
+    """Return whether the seat's ``mat`` helpers are covered by its Gallery (all or none)."""
+    n = count(state.players[seat].helpers, mat)
+    covered = 0 < n <= capacity(state, seat, "gallery", mat)
+    return bool(query(state, seat, "helpers_covered", covered, {"material": mat}))
+
+
+def sales_covered(state: State, seat: str, mat: str) -> bool:
+    """Return whether the seat's ``mat`` sales are covered by its Gift Shop (all or none)."""
+    n = count(state.players[seat].sales, mat)
+    return 0 < n <= capacity(state, seat, "gift_shop", mat)
+
+
+def helper_actions(state: State, seat: str, mat: str) -> tuple[int, bool]:
+    """Return the extra actions the seat's helpers give on a ``mat`` task, and if covered.
+
+    Rules: Performing a task: one per matching helper, two per covered helper.
+    """
+    n = count(state.players[seat].helpers, mat)
+    if n == 0:
+        return 0, False
+    covered = helpers_covered(state, seat, mat)
+    return (2 * n if covered else n), covered
+
+
+def wing_count(state: State, seat: str, wing: str) -> int:
+    """Return the number of works counting in a wing, for the game end (rules: Game End)."""
+    return len(wing_works(state, seat, wing))

@@ -1,0 +1,8 @@
+"""Before a TAILOR action (Dice, Fan, Puppet).
+
+See ``registry`` for what each function receives.
+"""
+
+from __future__ import annotations
+
+from arbiter.games.mottainai.effects.registry import effect  # noqa: F401

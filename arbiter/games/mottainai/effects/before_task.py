@@ -1,0 +1,8 @@
+"""Before a task (Figurine, Flag, Fountain).
+
+See ``registry`` for what each function receives.
+"""
+
+from __future__ import annotations
+
+from arbiter.games.mottainai.effects.registry import effect  # noqa: F401

@@ -1,0 +1,8 @@
+"""Continuous effects (Go Set, Turtle).
+
+See ``registry`` for what each function receives.
+"""
+
+from __future__ import annotations
+
+from arbiter.games.mottainai.effects.registry import effect  # noqa: F401

@@ -1,0 +1,146 @@
+"""Offer the effects of one trigger, once each, in the order the player chooses.
+
+A trigger opens a *frame* (plain data in ``state.frames``): the moment, its context and
+what was used. While a frame has something to offer, the active player answers
+``{"kind": "use", "card": WORK, ...}`` or ``{"kind": "done"}`` (effects are optional,
+rules FAQ); an effect that itself triggers opens a new frame on top, which is answered
+first, so every prompt resumes where it stopped. Poem and Cloak close their frame (they
+come last, M-R8); effects of one group exclude each other (Sketch and Doll).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arbiter.core.engine import Event
+from arbiter.games.mottainai.cards import card
+from arbiter.games.mottainai.effects.registry import QUERIES, REGISTRY, Effect
+from arbiter.games.mottainai.state import State
+
+MOMENTS = ("morning", "night", "before_task", "before_tailor", "after")
+
+
+def identity(state: State, work: str) -> str:
+    """Return the card a work counts as now (a Kite copy lasts until its turn ends)."""
+    copies = state.memo.get("copies")
+    return copies.get(work, work) if copies else work
+
+
+def _matches(eff: Effect, moment: str, work: str, ctx: dict[str, Any], state: State) -> bool:
+    window = eff.window
+    if moment == "after":
+        if window == "after_this":
+            return ctx.get("work") == work
+        return window in ("after_work", "after_action")
+    if window == "morning_night":
+        return card(identity(state, work)).moment == moment
+    return window == moment
+
+
+def candidates(
+    state: State, seat: str, moment: str, ctx: dict[str, Any]
+) -> list[tuple[str, Effect]]:
+    """Return the seat's works whose implemented effect belongs to ``moment``."""
+    p = state.players[seat]
+    if not REGISTRY or not (p.gallery or p.gift_shop):
+        return []
+    copies = state.memo.get("copies") or {}
+    out = []
+    for work in p.gallery + p.gift_shop:
+        eff = REGISTRY.get(card(copies.get(work, work)).id)
+        if eff is not None and _matches(eff, moment, work, ctx, state):
+            out.append((work, eff))
+    return out
+
+
+def open_frame(state: State, seat: str, moment: str, ctx: dict[str, Any]) -> None:
+    """Open a trigger for ``seat`` if any of its works could answer it."""
+    if candidates(state, seat, moment, ctx):
+        state.frames.append(
+            {
+                "type": "effects",
+                "seat": seat,
+                "moment": moment,
+                "ctx": ctx,
+                "used": [],
+                "groups": [],
+                "closed": False,
+            }
+        )
+
+
+def offers(state: State, frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the ``use`` decisions the frame offers now (empty: the trigger is over)."""
+    if frame["closed"]:
+        return []
+    seat, ctx = frame["seat"], frame["ctx"]
+    out: list[dict[str, Any]] = []
+    for work, eff in candidates(state, seat, frame["moment"], ctx):
+        if work in frame["used"] or (eff.group is not None and eff.group in frame["groups"]):
+            continue
+        choices = eff.offers(state, seat, work, ctx) if eff.offers is not None else [{}]
+        out.extend({"kind": "use", "card": work, **params} for params in choices)
+    return out
+
+
+def use(state: State, frame: dict[str, Any], action: dict[str, Any], events: list[Event]) -> None:
+    """Resolve one checked ``use`` decision of the frame."""
+    work = action["card"]
+    eff = REGISTRY[card(identity(state, work)).id]
+    frame["used"].append(work)
+    if eff.last:
+        frame["closed"] = True  # M-R8: nothing else of this trigger after Poem or Cloak.
+    if eff.group is not None:
+        frame["groups"].append(eff.group)
+    params = {k: v for k, v in action.items() if k not in ("kind", "card")}
+    events.append(
+        Event("effect", {"seat": frame["seat"], "card": work, "as": identity(state, work)})
+    )
+    eff.resolve(state, frame["seat"], work, frame["ctx"], params, events)
+
+
+def step_offers(state: State, seat: str, step: str) -> list[dict[str, Any]]:
+    """Return the instead-of decisions that may replace Morning ``step``."""
+    out: list[dict[str, Any]] = []
+    if not REGISTRY:
+        return out
+    p = state.players[seat]
+    for work in p.gallery + p.gift_shop:
+        eff = REGISTRY.get(card(identity(state, work)).id)
+        if eff is not None and eff.window == "instead_of" and eff.step == step:
+            choices = eff.offers(state, seat, work, {"step": step}) if eff.offers else [{}]
+            out.extend({"kind": "use", "card": work, **params} for params in choices)
+    return out
+
+
+def use_step(state: State, seat: str, action: dict[str, Any], events: list[Event]) -> None:
+    """Resolve an instead-of decision: it replaces its Morning step."""
+    work = action["card"]
+    eff = REGISTRY[card(identity(state, work)).id]
+    params = {k: v for k, v in action.items() if k not in ("kind", "card")}
+    events.append(Event("effect", {"seat": seat, "card": work, "as": identity(state, work)}))
+    eff.resolve(state, seat, work, {"step": eff.step}, params, events)
+
+
+def query(state: State, seat: str, name: str, value: Any, ctx: dict[str, Any] | None = None) -> Any:
+    """Return ``value`` as the seat's passive effects (Go Set, Straw, …) modify it."""
+    if name not in QUERIES:
+        return value
+    p = state.players[seat]
+    for work in p.gallery + p.gift_shop:
+        eff = REGISTRY.get(card(identity(state, work)).id)
+        if eff is not None and name in eff.queries:
+            value = eff.resolve(state, seat, work, name, value, ctx or {})
+    return value
+
+
+def has_window(state: State, seat: str, window: str) -> bool:
+    """Return whether one of the seat's works has an implemented effect of ``window``."""
+    if not REGISTRY:
+        return False
+    p = state.players[seat]
+    for work in p.gallery + p.gift_shop:
+        eff = REGISTRY.get(card(identity(state, work)).id)
+        if eff is not None and eff.window == window:
+            return True
+    return False

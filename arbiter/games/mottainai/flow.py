@@ -1,0 +1,299 @@
+"""The course of a turn: Morning, Noon, Night (rules: Your turn), and the game end.
+
+``advance`` runs every automatic step until someone must decide; ``apply`` feeds it one
+checked decision. Open frames (effect triggers, a TAILOR's returns) come before the
+turn's phase, innermost first, so each prompt resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arbiter.core.engine import Event, Prompt
+from arbiter.games.mottainai import actions, scoring
+from arbiter.games.mottainai.actions import GameEnds
+from arbiter.games.mottainai.cards import TASKS, card
+from arbiter.games.mottainai.cover import helper_actions
+from arbiter.games.mottainai.effects import dispatch
+from arbiter.games.mottainai.state import HAND_LIMIT, State
+
+ACTION_HINTS = {
+    name: f"take the task's action ({name.lower()}), a craft of its material or a prayer"
+    for name in TASKS.values()
+}
+HINTS = {
+    "return": "return one hand card to the bottom of the deck (hand limit 5)",
+    "old-task": "use an effect instead of discarding your old task, or done",
+    "task": "choose a hand card as your task, or no_task (you will pray)",
+    "tailor": "return a hand card, or done to draw up to 5 cards (hand + waiting area)",
+    "effect": "use an effect (each once, in any order), or done",
+}
+
+
+def prompt(state: State) -> Prompt | None:
+    """Return who decides now and what; ``None`` once the game is over."""
+    if state.result is not None:
+        return None
+    seat = state.current
+    if state.frames:
+        frame = state.frames[-1]
+        if frame["type"] == "tailor":
+            return Prompt(seat, "tailor", {"hint": HINTS["tailor"]})
+        return Prompt(seat, "effect", {"moment": frame["moment"], "hint": HINTS["effect"]})
+    phase = state.phase
+    if phase == "action":
+        task = state.task
+        assert task is not None
+        name = TASKS[task["material"]]
+        n = task["done"] + 1
+        return Prompt(
+            seat,
+            "action",
+            {
+                "task": name,
+                "owner": task["owner"],
+                "action": n,
+                "of": task["total"],
+                "hint": ACTION_HINTS[name],
+            },
+        )
+    if phase == "hand-limit":
+        return Prompt(
+            seat, "return", {"hand": len(state.players[seat].hand), "hint": HINTS["return"]}
+        )
+    if phase == "old-task":
+        return Prompt(seat, "old-task", {"hint": HINTS["old-task"]})
+    return Prompt(seat, "task", {"hint": HINTS["task"]})
+
+
+def advance(state: State, events: list[Event]) -> None:
+    """Run automatic steps until a decision is needed (raises ``GameEnds`` at the end)."""
+    while True:
+        if state.frames:
+            frame = state.frames[-1]
+            if frame["type"] != "effects" or dispatch.offers(state, frame):
+                return
+            state.frames.pop()
+            continue
+        phase = state.phase
+        seat = state.current
+        p = state.players[seat]
+        if phase == "hand-limit":
+            # Rules: Morning: return down to five; Handkerchief may replace this step.
+            if len(p.hand) > HAND_LIMIT or (
+                not state.memo.get("returned") and dispatch.step_offers(state, seat, "hand-limit")
+            ):
+                return
+            state.phase = "old-task"
+        elif phase == "old-task":
+            if not state.memo.get("old-task") and dispatch.step_offers(state, seat, "old-task"):
+                return
+            discard_old_task(state, seat, events)
+        elif phase == "morning":
+            state.phase = "choose-task"
+        elif phase == "choose-task":
+            return
+        elif phase == "noon":
+            next_task(state, events)
+        elif phase == "count":
+            count_actions(state, events)
+        elif phase == "action":
+            task = state.task
+            assert task is not None
+            if task["done"] < task["total"]:
+                return
+            state.task = None
+            state.phase = "noon"
+        elif phase == "night":
+            night(state, events)
+        else:  # pragma: no cover - a corrupt state
+            raise AssertionError(f"unknown phase {phase!r}")
+
+
+def discard_old_task(state: State, seat: str, events: list[Event]) -> None:
+    """Rules: Morning: the previous task (or the face-down card) goes to the floor."""
+    p = state.players[seat]
+    if p.task is not None:
+        state.floor.append(p.task)
+        # The face-down card is news to everyone: a barrier (M-R14).
+        events.append(
+            Event(
+                "old-task",
+                {"seat": seat, "card": p.task, "face_down": p.face_down},
+                barrier=p.face_down,
+            )
+        )
+        p.task, p.face_down = None, False
+    state.phase = "morning"
+    dispatch.open_frame(state, seat, "morning", {})
+
+
+def choose_task(state: State, seat: str, iid: str | None, events: list[Event]) -> None:
+    """Rules: Morning: put a hand card in the task slot, or none (then one PRAYER)."""
+    p = state.players[seat]
+    if iid is not None:
+        p.hand.remove(iid)
+        p.task = iid
+    obstructed = dispatch.has_window(state, seat, "obstruction")
+    events.append(Event("task", {"seat": seat, "card": iid, "obstructed": obstructed}))
+    start_noon(state)
+
+
+def start_noon(state: State) -> None:
+    """Rules: Noon: each opponent's task clockwise from you, then your own."""
+    state.queue = [*state.clockwise_from(state.current)[1:], state.current]
+    state.phase = "noon"
+
+
+def next_task(state: State, events: list[Event]) -> None:
+    """Start the next task of Noon, or go to Night."""
+    seat = state.current
+    if not state.queue:
+        state.phase = "night"
+        dispatch.open_frame(state, seat, "night", {})
+        return
+    owner = state.queue.pop(0)
+    p = state.players[owner]
+    if owner != seat and (p.task is None or p.face_down):
+        return  # Rules: Noon: skip an opponent with no task; a face-down card is none (M-R14).
+    if owner == seat and p.task is None:
+        # Rules: Noon: no task of your own means one PRAYER (no choice to make).
+        events.append(Event("pray-instead", {"seat": seat}))
+        state.task = None
+        actions.draw(state, seat, 1, "prayer", events)
+        actions.action_done(state, seat, {"action": "prayer"})
+        return
+    assert p.task is not None
+    state.task = {
+        "owner": owner,
+        "card": p.task,
+        "material": card(p.task).material,
+        "extra": 0,
+        "done": 0,
+        "total": 0,
+    }
+    state.phase = "count"
+    dispatch.open_frame(state, seat, "before_task", {"owner": owner})
+
+
+def count_actions(state: State, events: list[Event]) -> None:
+    """Fix the number of actions before the task starts (rules FAQ: don't recount)."""
+    task = state.task
+    assert task is not None
+    seat = state.current
+    bonus, covered = helper_actions(state, seat, task["material"])
+    task["total"] = 1 + bonus + task["extra"]
+    events.append(
+        Event(
+            "task-start",
+            {
+                "seat": seat,
+                "owner": task["owner"],
+                "card": task["card"],
+                "actions": task["total"],
+                "helpers": bonus,
+                "covered": covered,
+                "extra": task["extra"],
+                "obstructed": task["owner"] != seat
+                and dispatch.has_window(state, task["owner"], "obstruction"),
+            },
+        )
+    )
+    state.phase = "action"
+
+
+def night(state: State, events: list[Event]) -> None:
+    """Rules: Night: the waiting area joins the hand; the next player's turn begins."""
+    seat = state.current
+    p = state.players[seat]
+    cards = p.waiting
+    p.hand.extend(cards)
+    p.waiting = []
+    # The owner sees these cards for the first time: a barrier (M-R16).
+    events.append(Event("night", {"seat": seat, "cards": list(cards)}, barrier=True))
+    begin_turn(state, state.clockwise_from(seat)[1], events)
+
+
+def begin_turn(state: State, seat: str, events: list[Event]) -> None:
+    """Start ``seat``'s turn at the hand-limit step of its Morning."""
+    state.current = seat
+    state.turn += 1
+    state.memo = {}
+    state.phase = "hand-limit"
+    events.append(Event("turn", {"seat": seat, "turn": state.turn}))
+
+
+def finish(state: State, end: GameEnds, events: list[Event]) -> None:
+    """Score the game the moment it ends (M-R2, M-R3): nothing more resolves."""
+    state.frames = []
+    state.end = {"reason": end.reason, "seat": state.current, "turn": state.turn, **end.detail}
+    state.result = scoring.score(state)
+    # The scoring shows every hand: news to everyone.
+    events.append(Event("end", dict(state.end), barrier=True))
+    for seat in state.seats:
+        events.append(Event("score", {"seat": seat, **state.result["seats"][seat]}))
+    result = state.result
+    events.append(
+        Event(
+            "result",
+            {
+                "scores": result["scores"],
+                "ranking": result["ranking"],
+                "tiebreak": result["tiebreak"],
+            },
+        )
+    )
+
+
+def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
+    """Apply one checked decision, then advance to the next decision or the end."""
+    events: list[Event] = []
+    state.revealed = None
+    kind = action["kind"]
+    try:
+        now = prompt(state)
+        assert now is not None
+        where = now.kind
+        if kind == "use":
+            if where == "effect":
+                dispatch.use(state, state.frames[-1], action, events)
+            else:
+                _use_step(state, seat, where, action, events)
+        elif where == "effect":  # done: decline the rest of this trigger (rules FAQ)
+            state.frames.pop()
+        elif where == "tailor":
+            if kind == "return":
+                actions.return_card(state, seat, action["card"], "tailor", events)
+            else:
+                actions.tailor_done(state, seat, events)
+        elif where == "return":
+            if kind == "return":
+                state.memo["returned"] = True
+                actions.return_card(state, seat, action["card"], "limit", events)
+            else:
+                state.phase = "old-task"
+        elif where == "old-task":
+            state.memo["old-task"] = True
+            discard_old_task(state, seat, events)
+        elif where == "task":
+            choose_task(state, seat, action.get("card"), events)
+        else:
+            actions.perform(state, seat, action, events)
+        advance(state, events)
+    except GameEnds as end:
+        finish(state, end, events)
+    return events
+
+
+def _use_step(
+    state: State, seat: str, where: str, action: dict[str, Any], events: list[Event]
+) -> None:
+    """Resolve an instead-of effect; the step it replaces is then over."""
+    dispatch.use_step(state, seat, action, events)
+    if where == "return":
+        state.phase = "old-task"
+    elif where == "old-task":
+        state.phase = "morning"
+        dispatch.open_frame(state, seat, "morning", {})
+    elif state.phase == "choose-task":
+        start_noon(state)

@@ -1,0 +1,300 @@
+"""Decisions: what a seat may do now, exact checks with one-line reasons, the JSON Schema.
+
+Every decision is a small JSON object tagged by ``kind``; ``legal_actions`` lists them
+all (supports in id order give each SMITH one spelling). ``check`` accepts exactly the
+listed decisions and explains a refusal from the acting seat's view only.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from arbiter.core.engine import reject
+from arbiter.games.mottainai import actions, flow
+from arbiter.games.mottainai.cards import MATERIALS, TASKS, card
+from arbiter.games.mottainai.effects import dispatch
+from arbiter.games.mottainai.state import HAND_LIMIT, WINGS, State
+
+DONE: dict[str, Any] = {"kind": "done"}
+NO_TASK: dict[str, Any] = {"kind": "no_task"}
+FIELDS: dict[str, tuple[str, ...]] = {
+    "return": ("card",),
+    "done": (),
+    "task": ("card",),
+    "no_task": (),
+    "clerk": ("card",),
+    "monk": ("card",),
+    "potter": ("card",),
+    "tailor": (),
+    "smith": ("work", "support", "wing"),
+    "craft": ("work", "wing"),
+    "prayer": (),
+}
+USE_FIELDS = ("target", "cards", "material", "wing", "option")
+"""Parameters an effect may ask for in ``{"kind": "use", "card": WORK, ...}``."""
+RULE = {
+    "return": "Rules: Morning",
+    "old-task": "Rules: Morning",
+    "task": "Rules: Morning",
+    "action": "Rules: Noon",
+    "tailor": "Rules: TAILOR, M-R19",
+    "effect": "Rules: Effects, M-R8",
+}
+
+
+def legal_actions(state: State, seat: str) -> list[dict[str, Any]]:
+    """Return every decision ``seat`` may take now ([] if it is not its decision)."""
+    now = flow.prompt(state)
+    if now is None or now.seat != seat:
+        return []
+    kind = now.kind
+    p = state.players[seat]
+    if kind == "action":
+        return actions.legal(state, seat)
+    if kind == "tailor":
+        return [{"kind": "return", "card": c} for c in p.hand] + [DONE]
+    if kind == "effect":
+        return [*dispatch.offers(state, state.frames[-1]), DONE]
+    if kind == "task":
+        out = [{"kind": "task", "card": c} for c in p.hand] + [NO_TASK]
+        return out + dispatch.step_offers(state, seat, "choose-task")
+    if kind == "old-task":
+        return [*dispatch.step_offers(state, seat, "old-task"), DONE]
+    over = len(p.hand) > HAND_LIMIT
+    out = [{"kind": "return", "card": c} for c in p.hand] if over else []
+    if not state.memo.get("returned"):
+        out += dispatch.step_offers(state, seat, "hand-limit")
+    if not over:
+        out.append(DONE)
+    return out
+
+
+def check(state: State, seat: str, action: Any) -> None:
+    """Raise ``IllegalAction`` unless ``action`` is one of ``legal_actions``."""
+    now = flow.prompt(state)
+    if now is None:
+        raise reject("the game is over: no more decisions", "Rules: Game End")
+    if seat != now.seat:
+        raise reject(f"it is {now.seat}'s decision ({now.kind}), not {seat}'s", "Rules: Your turn")
+    if isinstance(action, dict):
+        fast = _fast(state, seat, now.kind, action)
+        if fast or (fast is None and action in legal_actions(state, seat)):
+            return
+    raise reject(_why(state, seat, now.kind, action), RULE[now.kind])
+
+
+def _fast(state: State, seat: str, where: str, action: dict[str, Any]) -> bool | None:
+    """Decide the common task actions without listing them all (None: not decided here).
+
+    It accepts exactly what ``legal_actions`` lists (the conformance suite checks both).
+    """
+    if where != "action" or _shape(action) is not None:
+        return None
+    kind = action["kind"]
+    task = state.task
+    assert task is not None
+    mat = task["material"]
+    own = TASKS[mat].lower()
+    p = state.players[seat]
+    if kind == "prayer":
+        return True
+    if kind in ("clerk", "monk", "potter", "tailor"):
+        if kind != own:
+            return False
+        if kind == "tailor":
+            return True
+        return action["card"] in (p.bench if kind == "clerk" else state.floor)
+    if kind == "craft":
+        work = action["work"]
+        if work not in p.hand or card(work).material != mat:
+            return False
+        on_bench = sum(1 for c in p.bench if card(c).material == mat)
+        return actions.supports_needed(state, seat, work, "craft") <= on_bench
+    if kind == "smith" and own == "smith":
+        work, support = action["work"], action["support"]
+        if work not in p.hand:
+            return False
+        wmat = card(work).material
+        if any(s == work or s not in p.hand or card(s).material != wmat for s in support):
+            return False
+        if any(a >= b for a, b in itertools.pairwise(support)):
+            return False  # one spelling: ids strictly increasing (M-R24)
+        return len(support) == actions.supports_needed(state, seat, work, "smith")
+    return None
+
+
+def _shape(action: Any) -> str | None:
+    """Return what is malformed about a decision, or None."""
+    if not isinstance(action, dict) or type(action.get("kind")) is not str:
+        return 'a decision is an object with a "kind", e.g. {"kind": "prayer"}'
+    kind = action["kind"]
+    if kind == "use":
+        extra = sorted(set(action) - {"kind", "card", *USE_FIELDS})
+        return f"unknown fields {extra} for use" if extra else None
+    if kind not in FIELDS:
+        return f"unknown kind {kind!r}: one of {', '.join(sorted([*FIELDS, 'use']))}"
+    want = {"kind", *FIELDS[kind]}
+    if set(action) != want:
+        return f"a {kind} decision has exactly the fields {sorted(want)}"
+    for name in FIELDS[kind]:
+        value = action[name]
+        if name == "support":
+            if type(value) is not list or any(type(v) is not str for v in value):
+                return "support is a list of card ids"
+        elif type(value) is not str:
+            return f"{name} must be a string"
+    if "wing" in action and action["wing"] not in WINGS:
+        return f"wing is one of {list(WINGS)}"
+    return None
+
+
+def _why(state: State, seat: str, where: str, action: Any) -> str:
+    """Return a one-line reason, from what ``seat`` can see, why ``action`` is refused."""
+    problem = _shape(action)
+    if problem is not None:
+        return f"malformed decision: {problem}"
+    kind = action["kind"]
+    p = state.players[seat]
+    kinds = sorted({a["kind"] for a in legal_actions(state, seat)})
+    allowed = f"now: {', '.join(kinds)}"
+    c = action.get("card")
+    if kind == "use":
+        return f"{c!r} offers no effect usable now ({allowed})"
+    if where == "return" and kind == "return" and c not in p.hand:
+        return f"{c} is not in your hand"
+    if where == "return" and kind == "return":
+        return f"your hand is at the limit of {HAND_LIMIT}: send done"
+    if where == "return" and kind == "done":
+        return f"return cards until your hand holds {HAND_LIMIT} (it holds {len(p.hand)})"
+    if where in ("task", "tailor") and kind in ("task", "return"):
+        return f"{c} is not in your hand"
+    if where != "action":
+        return f"not a {kind} decision now ({allowed})"
+    task = state.task
+    assert task is not None
+    name = TASKS[task["material"]]
+    if kind in actions.TASK_KINDS and kind != name.lower():
+        return f"this is a {name} task: take {name.lower()}, craft ({task['material']}) or prayer"
+    if kind == "clerk":
+        return f"{c} is not in your craft bench"
+    if kind in ("monk", "potter"):
+        return f"{c} is not on the floor"
+    if kind == "craft":
+        return _why_craft(state, seat, action, task["material"])
+    if kind == "smith":
+        return _why_smith(state, seat, action)
+    return f"not a {kind} decision now ({allowed})"
+
+
+def _why_craft(state: State, seat: str, action: dict[str, Any], mat: str) -> str:
+    work = action["work"]
+    if work not in state.players[seat].hand:
+        return f"{work} is not in your hand (Rules: CRAFT)"
+    if card(work).material != mat:
+        return f"a CRAFT on a {TASKS[mat]} task completes a {mat} work, not {card(work).material}"
+    need = actions.supports_needed(state, seat, work, "craft")
+    return f"{card(work).name} needs {need} {mat} in your craft bench (Rules: CRAFT)"
+
+
+def _why_smith(state: State, seat: str, action: dict[str, Any]) -> str:
+    work, support = action["work"], action["support"]
+    hand = state.players[seat].hand
+    if work not in hand:
+        return f"{work} is not in your hand (Rules: SMITH)"
+    mat = card(work).material
+    need = actions.supports_needed(state, seat, work, "smith")
+    if any(s not in hand or s == work for s in support):
+        return "supports come from your hand only, the work excluded (rules FAQ)"
+    if any(card(s).material != mat for s in support):
+        return f"supports for {card(work).name} must be {mat}"
+    if len(support) != need:
+        return f"{card(work).name} needs exactly {need} {mat} supports"
+    return "list each support once, in id order"
+
+
+# -- the JSON Schema ----------------------------------------------------------------------
+
+_ID = {"type": "string", "pattern": "^[a-z]+(-[a-z]+)*(#2)?$", "description": "a card instance id"}
+
+
+def _variant(
+    kind: str, doc: str, props: dict[str, Any], required: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": doc,
+        "properties": {"kind": {"const": kind}, **props},
+        "required": ["kind", *required],
+        "additionalProperties": False,
+    }
+
+
+def action_schema() -> dict[str, Any]:
+    """Return the JSON Schema (draft 2020-12) of one decision: a tagged union on ``kind``."""
+    wing = {"enum": list(WINGS), "description": "where the completed work goes"}
+    card_prop = {"card": _ID}
+    variants = [
+        _variant("return", "Return a hand card to the bottom of the deck.", card_prop, ("card",)),
+        _variant("done", "Stop returning cards, or decline the remaining effects.", {}),
+        _variant("task", "Put a hand card in your task slot.", card_prop, ("card",)),
+        _variant("no_task", "Choose no task: you will pray at Noon.", {}),
+        _variant("clerk", "CLERK: move a craft-bench card to your sales.", card_prop, ("card",)),
+        _variant("monk", "MONK: hire a floor card as a helper.", card_prop, ("card",)),
+        _variant("potter", "POTTER: move a floor card to your craft bench.", card_prop, ("card",)),
+        _variant("tailor", "TAILOR: return cards, then draw up to five.", {}),
+        _variant(
+            "smith",
+            "SMITH: complete a hand work, revealing its supports from your hand (id order).",
+            {"work": _ID, "support": {"type": "array", "items": _ID}, "wing": wing},
+            ("work", "support", "wing"),
+        ),
+        _variant(
+            "craft",
+            "CRAFT: complete a hand work of the task's material.",
+            {"work": _ID, "wing": wing},
+            ("work", "wing"),
+        ),
+        _variant("prayer", "PRAYER: draw a card to your waiting area.", {}),
+        _variant(
+            "use",
+            "Use the effect of one of your works.",
+            {
+                "card": _ID,
+                "target": {"type": "string"},
+                "cards": {"type": "array", "items": _ID},
+                "material": {"enum": list(MATERIALS)},
+                "wing": wing,
+                "option": {"type": "string"},
+            },
+            ("card",),
+        ),
+    ]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Mottainai decision",
+        "oneOf": variants,
+    }
+
+
+def label(action: dict[str, Any]) -> str:
+    """Return a short human label for a decision (``arbiter moves``)."""
+    kind = str(action.get("kind", "?"))
+    try:
+        if kind in ("return", "task", "clerk", "monk", "potter"):
+            c = card(action["card"])
+            what = {"task": c.task, "monk": c.task, "clerk": c.material, "potter": c.material}
+            return f"{kind} {c.name} [{what.get(kind, c.material)}]"
+        if kind in ("smith", "craft"):
+            c = card(action["work"])
+            sup = action.get("support")
+            with_ = f" with {', '.join(card(s).name for s in sup)}" if sup else ""
+            return f"{kind} {c.name} ({c.material} {c.value}){with_} -> {action['wing']}"
+        if kind == "use":
+            rest = " ".join(
+                f"{k}={v}" for k, v in sorted(action.items()) if k not in ("kind", "card")
+            )
+            return f"use {card(action['card']).name} {rest}".strip()
+    except (KeyError, TypeError):
+        pass
+    return kind

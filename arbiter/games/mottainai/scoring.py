@@ -1,0 +1,126 @@
+"""Final scoring (rules: Game End) with a breakdown per seat, and the tie-break (M-R1).
+
+Score = the values of your works + the values of your covered sales + backorders (hand
+cards of each material in which you have the most sales, ties score for nobody) + points
+from card effects. Waiting-area cards never count.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from arbiter.core.engine import Outcome
+from arbiter.games.mottainai.cards import MATERIALS, VALUE, card
+from arbiter.games.mottainai.cover import count, sales_covered, work_material
+from arbiter.games.mottainai.effects.dispatch import identity
+from arbiter.games.mottainai.effects.registry import REGISTRY
+from arbiter.games.mottainai.state import State
+
+BREAKDOWN = ("works", "sales", "backorders", "cards", "total")
+
+
+def new_sheet() -> dict[str, Any]:
+    """Return an empty score sheet that scoring effects adjust."""
+    return {"always_covered": [], "claim_ties": [], "backorder_factor": 1, "points": {}}
+
+
+def _effects_sheet(state: State, seat: str) -> dict[str, Any]:
+    sheet = new_sheet()
+    p = state.players[seat]
+    for work in p.gallery + p.gift_shop:
+        eff = REGISTRY.get(card(identity(state, work)).id)
+        if eff is not None and eff.window == "scoring":
+            eff.resolve(state, seat, work, sheet)
+    return sheet
+
+
+def score_seat(state: State, seat: str, sales: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """Return one seat's scoring: the parts, per-material details and the total."""
+    p = state.players[seat]
+    sheet = _effects_sheet(state, seat)
+    works = sum(VALUE[work_material(state, w)] for w in p.gallery + p.gift_shop)
+    covered: list[str] = []
+    sale_points = 0
+    backorder: dict[str, int] = {}
+    for mat in MATERIALS:
+        n = sales[seat][mat]
+        if n and (mat in sheet["always_covered"] or sales_covered(state, seat, mat)):
+            covered.append(mat)
+            sale_points += n * VALUE[mat]
+        others = [sales[s][mat] for s in state.seats if s != seat]
+        best = max(others, default=0)
+        # Rules: Game End: the most sales of a type (covered or not); a tie scores for nobody.
+        if n > best or (n == best and mat in sheet["claim_ties"]):
+            held = count(p.hand, mat)
+            if held:
+                backorder[mat] = held * VALUE[mat] * sheet["backorder_factor"]
+    cards = sum(sheet["points"].values())
+    backorders = sum(backorder.values())
+    parts = {
+        "works": works,
+        "sales": sale_points,
+        "backorders": backorders,
+        "cards": cards,
+        "total": works + sale_points + backorders + cards,
+    }
+    return {
+        "parts": parts,
+        "gallery": len(p.gallery),
+        "gift_shop": len(p.gift_shop),
+        "covered_sales": covered,
+        "backorders": backorder,
+        "card_points": dict(sheet["points"]),
+    }
+
+
+def score(state: State) -> dict[str, Any]:
+    """Return the final scoring of every seat, the scores and the ranking with tie-break."""
+    sales = {s: {m: count(state.players[s].sales, m) for m in MATERIALS} for s in state.seats}
+    seats = {s: score_seat(state, s, sales) for s in state.seats}
+    own = {s: seats[s]["parts"]["total"] for s in state.seats}
+    scores = dict(own)
+    if state.teams:
+        # Variants: Team Play: add your score to your partner's.
+        for s in state.seats:
+            partner = state.partner(s)
+            assert partner is not None
+            scores[s] = own[s] + own[partner]
+    ranking, tiebreak = rank(state, scores)
+    return {"seats": seats, "scores": scores, "ranking": ranking, "tiebreak": tiebreak}
+
+
+def rank(state: State, scores: dict[str, int]) -> tuple[list[list[str]], str | None]:
+    """Order seats (teams) by score; ties go to the current player, then the nearest after (M-R1)."""
+    order = state.clockwise_from(state.current)
+    if state.teams:
+        units = [[s, state.seats[(state.seats.index(s) + 2) % 4]] for s in state.seats[:2]]
+    else:
+        units = [[s] for s in state.seats]
+    units.sort(key=lambda u: (-scores[u[0]], min(order.index(s) for s in u)))
+    notes = []
+    for a, b in itertools.pairwise(units):
+        if scores[a[0]] == scores[b[0]]:
+            notes.append(
+                f"{' and '.join(a)} ahead of {' and '.join(b)} on {scores[a[0]]}: nearer to the "
+                f"current player {state.current} in turn order (rules: Game End, M-R1)"
+            )
+    return units, ("; ".join(notes) or None)
+
+
+def outcome(state: State) -> Outcome:
+    """Return the protocol's outcome from the stored result."""
+    result = state.result
+    assert result is not None
+    breakdown = {}
+    for seat, s in result["seats"].items():
+        parts = dict(s["parts"])
+        if state.teams:
+            parts["team"] = result["scores"][seat]
+        breakdown[seat] = parts
+    return Outcome(
+        scores=dict(result["scores"]),
+        ranking=[list(g) for g in result["ranking"]],
+        breakdown=breakdown,
+        tiebreak=result["tiebreak"],
+    )

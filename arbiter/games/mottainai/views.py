@@ -1,0 +1,137 @@
+"""What each seat may know (redaction), the resampling of what it may not, and invariants.
+
+Public: the floor, every temple (helpers, craft bench, sales, both wings), face-up tasks,
+the count of every hand and waiting area, the deck's count. Private to its owner: the
+hand, and which cards it returned to the deck (M-R18). Nobody: waiting areas, even their
+owner's (M-R16), the face-down initial tasks (M-R14) and the deck's order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arbiter.core.rng import Rng
+from arbiter.games.mottainai.cards import deck_ids
+from arbiter.games.mottainai.cover import helpers_covered, sales_covered
+from arbiter.games.mottainai.state import State, copy_state
+
+
+def view(state: State, seat: str | None) -> dict[str, Any]:
+    """Return what ``seat`` may know (``None``: a spectator)."""
+    players = {}
+    for s in state.seats:
+        p = state.players[s]
+        entry: dict[str, Any] = {
+            "hand_count": len(p.hand),
+            "waiting_count": len(p.waiting),
+            "task": None if p.face_down else p.task,
+            "task_face_down": p.face_down,
+            "helpers": list(p.helpers),
+            "craft_bench": list(p.bench),
+            "sales": list(p.sales),
+            "gallery": list(p.gallery),
+            "gift_shop": list(p.gift_shop),
+            "covered_helpers": _covered(state, s, p.helpers, helpers_covered),
+            "covered_sales": _covered(state, s, p.sales, sales_covered),
+        }
+        if s == seat:
+            entry["hand"] = list(p.hand)
+        players[s] = entry
+    deck: dict[str, Any] = {"count": len(state.deck)}
+    if seat is not None:
+        deck["returned_by_you"] = sorted(c for c, who in state.known.items() if who == seat)
+    task = state.task
+    return {
+        "game": "mottainai",
+        "viewer": seat,
+        "seats": list(state.seats),
+        "teams": [[s, state.partner(s)] for s in state.seats[:2]] if state.teams else None,
+        "works_to_end": 6 if state.extended else 5,
+        "turn": state.turn,
+        "current": state.current,
+        "start": state.start,
+        "phase": "over" if state.over else state.phase,
+        "task": None
+        if task is None
+        else {k: task[k] for k in ("owner", "card", "material", "done", "total")},
+        "queue": list(state.queue),
+        "deck": deck,
+        "floor": list(state.floor),
+        "players": players,
+        "revealed": None if state.revealed is None else dict(state.revealed),
+        "copies": dict(state.memo.get("copies", {})),
+        "end": None if state.end is None else dict(state.end),
+        "result": state.result,
+    }
+
+
+def _covered(state: State, seat: str, cards: list[str], test: Any) -> list[str]:
+    from arbiter.games.mottainai.cover import material
+
+    mats = sorted({material(c) for c in cards})
+    return [m for m in mats if test(state, seat, m)]
+
+
+def resample(state: State, seat: str, rng: Rng) -> State:
+    """Return a copy with everything ``seat`` cannot see redrawn consistently.
+
+    Hidden from ``seat``: other hands (their sizes are public), every waiting area, the
+    face-down tasks and the deck except the cards ``seat`` returned (which keep their
+    places). Revealed cards stay in their hand; others' returned cards keep their places
+    and stay known to whoever returned them.
+    """
+    out = copy_state(state)
+    fixed_hand = set(out.revealed["cards"]) if out.revealed else set()
+    revealer = out.revealed["seat"] if out.revealed else None
+    pool: list[str] = []
+    slots: list[tuple[str, str, int]] = []  # (zone, owner, index)
+    for s in out.seats:
+        p = out.players[s]
+        if s != seat:
+            for i, c in enumerate(p.hand):
+                if not (s == revealer and c in fixed_hand):
+                    pool.append(c)
+                    slots.append(("hand", s, i))
+        for i, c in enumerate(p.waiting):
+            pool.append(c)
+            slots.append(("waiting", s, i))
+        if p.face_down and p.task is not None:
+            pool.append(p.task)
+            slots.append(("task", s, 0))
+    others_known = {}
+    for i, c in enumerate(out.deck):
+        who = out.known.get(c)
+        if who == seat:
+            continue
+        if who is not None:
+            others_known[i] = who
+        pool.append(c)
+        slots.append(("deck", "", i))
+    rng.shuffle(pool)
+    for c, (zone, owner, i) in zip(pool, slots, strict=True):
+        if zone == "deck":
+            out.deck[i] = c
+        elif zone == "task":
+            out.players[owner].task = c
+        else:
+            getattr(out.players[owner], zone)[i] = c
+    out.known = {c: who for c, who in out.known.items() if who == seat}
+    for i, who in others_known.items():
+        out.known[out.deck[i]] = who
+    return out
+
+
+def invariants(state: State) -> None:
+    """Assert card conservation: every card of the deck(s) in exactly one place."""
+    places = list(state.deck) + list(state.floor)
+    for p in state.players.values():
+        places += p.hand + p.waiting + p.helpers + p.bench + p.sales + p.gallery + p.gift_shop
+        if p.task is not None:
+            places.append(p.task)
+    assert sorted(places) == sorted(deck_ids(state.decks)), "cards are missing or duplicated"
+    deck = set(state.deck)
+    assert all(c in deck for c in state.known), "a known returned card is not in the deck"
+    if state.task is not None:
+        assert state.task["done"] <= state.task["total"] or state.phase == "count"
+    for p in state.players.values():
+        assert not p.face_down or p.task is not None

@@ -1,0 +1,149 @@
+"""A scenario builder for Momiji rules cases: exact states, real decisions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from arbiter.core.engine import Event
+from arbiter.core.errors import IllegalAction
+from arbiter.core.rng import Rng
+from arbiter.games.momiji import MomijiEngine
+from arbiter.games.momiji.state import Pile, State, Turn
+
+SEATS2 = ["alice", "bob"]
+SEATS3 = ["alice", "bob", "carol"]
+SEATS4 = ["alice", "bob", "carol", "dave"]
+
+
+def play(*cards: str) -> dict[str, Any]:
+    return {"kind": "play", "cards": list(cards)}
+
+
+def collect(kind: str) -> dict[str, Any]:
+    return {"kind": "collect", "type": kind}
+
+
+def power(landscape: str, **params: str) -> dict[str, Any]:
+    return {"kind": "power", "landscape": landscape, **params}
+
+
+END: dict[str, Any] = {"kind": "end"}
+REVEAL: dict[str, Any] = {"kind": "reveal"}
+
+
+class Scenario:
+    """Build exact states and drive them with ``check`` and ``apply``."""
+
+    SEATS2, SEATS3, SEATS4 = SEATS2, SEATS3, SEATS4
+    play = staticmethod(play)
+    collect = staticmethod(collect)
+    power = staticmethod(power)
+    END, REVEAL = END, REVEAL
+
+    def __init__(self) -> None:
+        self.engine = MomijiEngine()
+        self.options = self.engine.parse_options({})
+        self.entry = 0
+
+    def rng(self) -> Rng:
+        self.entry += 1
+        return Rng.for_entry(b"momiji-rules-cases", self.entry)
+
+    def new_game(self, seats: list[str] | None = None, **options: str) -> tuple[State, list[Event]]:
+        """Return a real setup (shuffled by a fixed stream)."""
+        chosen = self.engine.parse_options(options) if options else self.options
+        return self.engine.setup(chosen, list(seats or SEATS2), self.rng())
+
+    def build(
+        self,
+        seats: list[str] | None = None,
+        *,
+        hands: dict[str, list[str]] | None = None,
+        known: dict[str, list[str]] | None = None,
+        piles: dict[str, list[list[str]]] | None = None,
+        garden: list[str] | None = None,
+        deck: list[str] | None = None,
+        acorns: dict[str, int] | None = None,
+        landscapes: dict[str, list[str]] | None = None,
+        used: dict[str, list[str]] | None = None,
+        centre: list[str] | None = None,
+        objectives: dict[str, list[str]] | None = None,
+        turn: str | None = None,
+        phase: str = "main",
+    ) -> State:
+        """Return an exact state; cards not placed go to the deck (``deck`` not given) or
+        to the discard pile. Piles are lists of cards, bottom first, all shown on top once.
+        Unnamed seats have empty hands, 2 acorns and their first-game panorama."""
+        seats = list(seats or SEATS2)
+        state, _ = self.engine.setup(self.options, seats, self.rng())
+        rest = state.cards.deck(state.types)
+
+        def allot(codes: list[str]) -> list[str]:
+            for code in codes:
+                assert code in rest, f"{code} is not left in the box"
+                rest.remove(code)
+            return list(codes)
+
+        for seat in seats:
+            player = state.players[seat]
+            player.hand = state.cards.sort(allot((hands or {}).get(seat, [])))
+            player.known = state.cards.sort((known or {}).get(seat, []))
+            player.piles = [
+                Pile(state.cards.cards[p[0]].type, allot(p), [True] * len(p))
+                for p in (piles or {}).get(seat, [])
+            ]
+            player.acorns = (acorns or {}).get(seat, 2)
+            player.landscapes = (landscapes or {}).get(seat, player.landscapes)
+            player.used = (used or {}).get(seat, [])
+            player.objectives = (objectives or {}).get(seat, [])
+        state.garden = state.cards.sort(allot(garden or []))
+        if deck is None:
+            state.deck, state.discard = list(rest), []
+        else:
+            state.deck, state.discard = allot(deck), list(rest)
+        owned = [o for p in state.players.values() for o in p.objectives]
+        state.centre = [o for o in (centre or state.centre) if o not in owned]
+        state.turn = Turn(turn or seats[0], phase=phase)
+        self.engine.invariants(state)
+        return state
+
+    def play_(self, state: State, seat: str, action: dict[str, Any]) -> list[Event]:
+        """Check then apply one decision, as the referee does; keep the invariants."""
+        self.engine.check(state, seat, action)
+        events = self.engine.apply(state, seat, action, self.rng())
+        self.engine.invariants(state)
+        return events
+
+    def run(self, state: State, *moves: tuple[str, dict[str, Any]]) -> list[Event]:
+        """Play several decisions; return all their events."""
+        events: list[Event] = []
+        for seat, action in moves:
+            events += self.play_(state, seat, action)
+        return events
+
+    def illegal(self, state: State, seat: str, action: dict[str, Any]) -> IllegalAction:
+        """Return the rejection of a decision that must be illegal (and is not listed)."""
+        with pytest.raises(IllegalAction) as caught:
+            self.engine.check(state, seat, action)
+        assert action not in self.engine.legal_actions(state, seat)
+        assert "\n" not in caught.value.message
+        return caught.value
+
+    def legal(self, state: State, seat: str, action: dict[str, Any]) -> None:
+        """Assert a decision passes ``check`` and is listed."""
+        self.engine.check(state, seat, action)
+        assert action in self.engine.legal_actions(state, seat)
+
+    def turn(self, state: State) -> str | None:
+        prompt = self.engine.prompt(state)
+        return None if prompt is None else prompt.seat
+
+    def lines(self, events: list[Event], viewer: str | None = None) -> list[str]:
+        return [line for e in events if (line := self.engine.describe(e, viewer)) is not None]
+
+
+@pytest.fixture
+def mj() -> Scenario:
+    return Scenario()
