@@ -141,6 +141,13 @@ class Engine(ABC):
         if unknown:
             raise SchemaViolation(f"manifest has unknown options {unknown} for {self.info.name}")
 
+    def check_seats(self, options: Mapping[str, Any], seats: int) -> None:  # noqa: B027 (optional hook)
+        """Raise ``UsageError`` if the options do not fit this many seats (e.g. team play).
+
+        Called by ``arbiter new`` after the seat range check, so a game that cannot be set
+        up is refused before anyone joins.
+        """
+
     # -- the game ------------------------------------------------------------------
     @abstractmethod
     def setup(

@@ -132,6 +132,7 @@ def new_game(
     if len(set(keys)) != len(keys):
         raise UsageError("two seats share a key: each player needs their own key")
     options = engine.parse_options(dict(raw_options))
+    engine.check_seats(options, len(seats))
     secret = secret if secret is not None else os.urandom(32)
     manifest = {
         "format": MANIFEST_FORMAT,

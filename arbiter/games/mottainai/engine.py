@@ -63,6 +63,11 @@ class MottainaiEngine(Engine):
             if type(options.get(key)) is not bool:
                 raise SchemaViolation(f"manifest option {key} for mottainai must be true or false")
 
+    def check_seats(self, options: Mapping[str, Any], seats: int) -> None:
+        # Rules: team play is for exactly four players, partners sitting across.
+        if options.get("teams") and seats != 4:
+            raise UsageError(f"team play needs exactly 4 players, not {seats}: drop --option teams=yes")
+
     # -- the game ------------------------------------------------------------------------
     def setup(
         self, options: Mapping[str, Any], seats: list[str], rng: Rng
