@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from arbiter.core.canonical import canonical
 from arbiter.core.engine import Engine, Event
 from arbiter.core.errors import (
     AlreadyJoined,
@@ -53,7 +52,7 @@ def _action_validator(engine: Engine) -> Any:
 
 # Decisions already found valid, per engine: validation is a pure function of the
 # engine's schema and the decision, and replays repeat the same few decisions.
-_VALID_SHAPES: dict[tuple[str, str], set[bytes]] = {}
+_VALID_SHAPES: dict[tuple[str, str], set[str]] = {}
 
 
 class Table:
@@ -176,7 +175,9 @@ class Table:
     # -- internals -----------------------------------------------------------------
     def _check_shape(self, action: dict[str, Any], where: str) -> None:
         """Validate a decision against the engine's schema (memoised: replays repeat them)."""
-        key = canonical(action)
+        # repr is a cheap, exact key: equal reprs mean equal decisions (a different key
+        # order only costs a cache miss).
+        key = repr(action)
         if key in self._valid_shapes:
             return
         errors = list(_action_validator(self.engine).iter_errors(action))
