@@ -43,12 +43,11 @@ from arbiter.core import registry
 from arbiter.core.canonical import pretty
 from arbiter.core.gamedir import GameDir
 from arbiter.core.player import load_state, make_move
+from arbiter.core.referee import reveal
 from arbiter.core.replay import verify
 
-LENGTH_OPTIONS = {
-    # A short game and one about ten times longer, per engine that has a length knob.
-    "tally": ({"cards": "6", "hand": "1"}, {"cards": "60", "hand": "1"}),
-}
+# A long game of the test-only engine (about 120 decisions with two seats).
+LONG_TALLY = {"cards": "60", "hand": "1"}
 
 
 def timed(argv: list[str], repeat: int, prepare=None) -> float:
@@ -134,17 +133,30 @@ def main() -> None:
             f"{best * 1000:.1f} ms = {report.decisions / best:,.0f} decisions/s "
             "(signatures excluded); budget ≥ 20,000/s"
         )
-        # Memory against game length needs a game whose length can be chosen: the test
-        # game "tally" plays about 10× longer with a 10× larger deck.
-        short_opts, long_opts = LENGTH_OPTIONS["tally"]
-        short = play(work / "short", "tally", 2, "short", options=short_opts)
-        long = play(work / "long", "tally", 2, "long", options=long_opts)
-        peak_short, peak_long = _peak_verify(short.game), _peak_verify(long.game)
+        # Memory against game length: one long game of the test-only "tally" engine, and
+        # the same game cut after a tenth of its decisions and revealed early (--force),
+        # so both replays carry the same deck and differ only in length.
+        long = play(work / "long", "tally", 2, "long", options=LONG_TALLY)
+        short_root = work / "short"
+        stop_after = max(long.decisions // 10, 1)
+
+        class Stop(Exception):
+            pass
+
+        def stop(n: int) -> None:
+            if n >= stop_after:
+                raise Stop
+
+        with contextlib.suppress(Stop):
+            play(short_root, "tally", 2, "long", options=LONG_TALLY, progress=stop)
+        reveal(short_root / "game", force=True)
+        short_report = verify(short_root / "game", signatures=False)
+        peak_short, peak_long = _peak_verify(short_root / "game"), _peak_verify(long.game)
         print(
-            f"verify peak memory (tally): {short.decisions} decisions {peak_short / 1024:.0f} KiB, "
-            f"{long.decisions} decisions {peak_long / 1024:.0f} KiB: ratio {peak_long / peak_short:.2f} "
-            f"for {long.decisions / max(short.decisions, 1):.1f}× the length (the longer game's "
-            "deck, and so its state, is also 10× larger)"
+            f"verify peak memory (tally, same deck): {short_report.decisions} decisions "
+            f"{peak_short / 1024:.0f} KiB, {long.decisions} decisions {peak_long / 1024:.0f} KiB: "
+            f"ratio {peak_long / peak_short:.2f} for "
+            f"{long.decisions / max(short_report.decisions, 1):.1f}× the length; budget: no growth"
         )
         print(
             f"verify peak memory ({engine}, {report.decisions} decisions): {_peak_verify(game) / 1024:.0f} KiB"

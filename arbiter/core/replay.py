@@ -45,8 +45,9 @@ class _LogReader:
 
     def __init__(self, path: Path):
         self.path = path
+        # Binary lines: the buffer has a fixed size whatever the file's length.
         try:
-            self.handle: IO[str] | None = open(path, encoding="utf-8", newline="\n")  # noqa: SIM115 (closed by finish)
+            self.handle: IO[bytes] | None = open(path, "rb")  # noqa: SIM115 (closed by finish)
         except FileNotFoundError:
             raise VerificationFailed(f"{path} is missing") from None
 
@@ -54,8 +55,8 @@ class _LogReader:
         assert self.handle is not None
         for expected in lines:
             found = self.handle.readline()
-            if found.rstrip("\n") != expected or not found.endswith("\n"):
-                shown = found.rstrip("\n")[:80] or "(end of file)"
+            if found != expected.encode() + b"\n":
+                shown = found.rstrip(b"\n")[:80].decode("utf-8", "replace") or "(end of file)"
                 raise VerificationFailed(
                     f"{self.path} differs {where}: expected {expected[:80]!r}, found {shown!r}"
                 )
@@ -65,9 +66,8 @@ class _LogReader:
         extra = self.handle.readline()
         self.handle.close()
         if extra:
-            raise VerificationFailed(
-                f"{self.path} has extra lines {where}: {extra.rstrip()[:80]!r}"
-            )
+            shown = extra.rstrip()[:80].decode("utf-8", "replace")
+            raise VerificationFailed(f"{self.path} has extra lines {where}: {shown!r}")
 
 
 def _fail(message: str) -> VerificationFailed:
