@@ -87,6 +87,16 @@ def place_work(
     if support is not None:
         data["support"] = list(support)
     events.append(Event("work", data))
+    end_checks(state, seat)
+
+
+def end_checks(state: State, seat: str) -> None:
+    """End the game if the seat's works now win (Turtle) or fill a wing (M-R3).
+
+    Call it whenever the seat's works change (completed, stolen, moved, copied).
+    """
+    if dispatch.query(state, seat, "instant_win", False):
+        raise GameEnds("turtle", seat=seat, winner=seat)  # Turtle: "win immediately"
     limit = 6 if state.extended else 5
     for side in WINGS:
         if wing_count(state, seat, side) >= limit:
@@ -152,6 +162,11 @@ def legal(state: State, seat: str) -> list[dict[str, Any]]:
         out = [{"kind": "tailor"}]
     else:
         out = smith_options(state, seat)
+    mask = task.get("mask", False)
+    out += dispatch.boosts(state, seat, {"action": kind, "material": mat, "mask": mask})
+    if mask:  # Mask: only the task's own action, or skip it (rules FAQ, M-R4)
+        out.append({"kind": "done"})
+        return out
     out += craft_options(state, seat, mat)
     out.append(PRAYER)
     return out
@@ -165,6 +180,12 @@ def perform(state: State, seat: str, action: dict[str, Any], events: list[Event]
     kind = action["kind"]
     p = state.players[seat]
     ctx: dict[str, Any] = {"action": kind}
+    if kind in ("use", "done"):  # an action booster, or an action skipped under Mask
+        task = state.task
+        assert task is not None
+        own = {"action": TASKS[task["material"]].lower(), "material": task["material"]}
+        action_done(state, seat, dispatch.act(state, seat, action, own, events))
+        return
     if kind == "prayer":
         draw(state, seat, 1, "prayer", events)
     elif kind == "clerk":

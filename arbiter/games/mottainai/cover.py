@@ -38,9 +38,18 @@ def count(cards: list[str], mat: str) -> int:
     return sum(1 for c in cards if card(c).material == mat)
 
 
+def helper_count(state: State, seat: str, mat: str) -> int:
+    """Return the seat's ``mat`` helpers, with Fountain's revealed cards during a task (M-R6)."""
+    n = count(state.players[seat].helpers, mat)
+    task = state.task
+    if task is not None and seat == state.current and task["material"] == mat:
+        n += task.get("helpers", 0)
+    return n
+
+
 def helpers_covered(state: State, seat: str, mat: str) -> bool:
     """Return whether the seat's ``mat`` helpers are covered by its Gallery (all or none)."""
-    n = count(state.players[seat].helpers, mat)
+    n = helper_count(state, seat, mat)
     covered = 0 < n <= capacity(state, seat, "gallery", mat)
     return bool(query(state, seat, "helpers_covered", covered, {"material": mat}))
 
@@ -56,7 +65,7 @@ def helper_actions(state: State, seat: str, mat: str) -> tuple[int, bool]:
 
     Rules: Performing a task: one per matching helper, two per covered helper.
     """
-    n = count(state.players[seat].helpers, mat)
+    n = helper_count(state, seat, mat)
     if n == 0:
         return 0, False
     covered = helpers_covered(state, seat, mat)

@@ -168,12 +168,14 @@ def next_task(state: State, events: list[Event]) -> None:
         "owner": owner,
         "card": p.task,
         "material": card(p.task).material,
-        "extra": 0,
+        "extra": state.memo.get("own_extra", 0) if owner == seat else 0,  # Doll: +1
         "done": 0,
         "total": 0,
     }
     state.phase = "count"
-    dispatch.open_frame(state, seat, "before_task", {"owner": owner})
+    # Obstruction (Mask, Curtain, Tower) applies when an opponent reaches the owner's task.
+    if owner == seat or not dispatch.obstruct(state, seat, owner):
+        dispatch.open_frame(state, seat, "before_task", {"owner": owner})
 
 
 def count_actions(state: State, events: list[Event]) -> None:
@@ -182,6 +184,8 @@ def count_actions(state: State, events: list[Event]) -> None:
     assert task is not None
     seat = state.current
     bonus, covered = helper_actions(state, seat, task["material"])
+    if task["owner"] != seat:  # Bangle: no helper actions on its owner's task
+        bonus = dispatch.query(state, task["owner"], "opponent_helpers", bonus)
     task["total"] = 1 + bonus + task["extra"]
     events.append(
         Event(
@@ -211,7 +215,8 @@ def night(state: State, events: list[Event]) -> None:
     p.waiting = []
     # The owner sees these cards for the first time: a barrier (M-R16).
     events.append(Event("night", {"seat": seat, "cards": list(cards)}, barrier=True))
-    begin_turn(state, state.clockwise_from(seat)[1], events)
+    # Frog: a bonus full turn straight after this one (M-R30).
+    begin_turn(state, seat if state.memo.get("bonus_turn") else state.clockwise_from(seat)[1], events)
 
 
 def begin_turn(state: State, seat: str, events: list[Event]) -> None:
@@ -254,13 +259,13 @@ def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
         now = prompt(state)
         assert now is not None
         where = now.kind
-        if kind == "use":
+        if kind == "use" and where != "action":  # boosters go to ``actions.perform``
             if where == "effect":
                 dispatch.use(state, state.frames[-1], action, events)
             else:
                 _use_step(state, seat, where, action, events)
         elif where == "effect":  # done: decline the rest of this trigger (rules FAQ)
-            state.frames.pop()
+            dispatch.decline(state, events)
         elif where == "tailor":
             if kind == "return":
                 actions.return_card(state, seat, action["card"], "tailor", events)

@@ -55,7 +55,7 @@ def legal_actions(state: State, seat: str) -> list[dict[str, Any]]:
     if kind == "tailor":
         return [{"kind": "return", "card": c} for c in p.hand] + [DONE]
     if kind == "effect":
-        return [*dispatch.offers(state, state.frames[-1]), DONE]
+        return dispatch.frame_actions(state, state.frames[-1])
     if kind == "task":
         out = [{"kind": "task", "card": c} for c in p.hand] + [NO_TASK]
         return out + dispatch.step_offers(state, seat, "choose-task")
@@ -97,6 +97,8 @@ def _fast(state: State, seat: str, where: str, action: dict[str, Any]) -> bool |
     mat = task["material"]
     own = TASKS[mat].lower()
     p = state.players[seat]
+    if task.get("mask") and kind in ("prayer", "craft"):
+        return False  # Mask: only the task's own action (rules FAQ)
     if kind == "prayer":
         return True
     if kind in ("clerk", "monk", "potter", "tailor"):

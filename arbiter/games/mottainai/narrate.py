@@ -13,6 +13,7 @@ from typing import Any
 
 from arbiter.core.engine import Event
 from arbiter.games.mottainai.cards import card
+from arbiter.games.mottainai.effects.registry import NARRATORS
 
 WING_NAMES = {"gallery": "gallery", "gift_shop": "gift shop"}
 
@@ -66,7 +67,7 @@ def describe(event: Event, viewer: str | None) -> str | None:
     if kind == "task-start":
         return _task_start(d)
     if kind == "return":
-        why = "hand limit" if d["why"] == "limit" else "TAILOR"
+        why = {"limit": "hand limit", "tailor": "TAILOR"}.get(d["why"]) or name(d["why"])
         what = name(d["card"]) if mine else "a card"
         return f"{seat} returns {what} to the bottom of the deck ({why})."
     if kind == "draw":
@@ -100,7 +101,13 @@ def describe(event: Event, viewer: str | None) -> str | None:
         }
         to = places[d["to"]] if d["to"] in ("deck", "floor") else f"{seat}'s {places[d['to']]}"
         return f"{name(d['by'])}: {floor_card(d['card'])} goes from {places[d['from']]} to {to}."
+    if kind == "fx":
+        return _fx(d)
     if kind == "end":
+        if d["reason"] == "cup":
+            return f"{seat} returns Cup: the game ends at once."
+        if d["reason"] == "turtle":
+            return f"{seat} has works of all five materials: Turtle wins the game at once."
         if d["reason"] == "deck":
             return "The last card is drawn: the game ends at once (M-R2)."
         if d["reason"] == "wing":
@@ -110,7 +117,52 @@ def describe(event: Event, viewer: str | None) -> str | None:
         return score_line(d)
     if kind == "result":
         return _result(d)
-    return None
+    told = NARRATORS.get(kind)  # events of effect modules (``@narrates``)
+    return None if told is None else told(d, viewer)
+
+
+def _fx(d: Mapping[str, Any]) -> str:
+    """Return the public line of a card effect's move (issue 5 part A cards)."""
+    seat, fx, by = d["seat"], d["fx"], name(d["card"])
+    if fx == "frog":
+        return f"Frog: {seat} takes a bonus turn after this one."
+    if fx == "jar":
+        shown = "; ".join(f"{o} reveals {names(h)}" for o, h in d["hands"].items())
+        given = ", ".join(f"{o} {len(t)}" for o, t in d["taken"].items())
+        return (
+            f"Jar: {seat} names {d['material']}; {shown or 'no opponent'}. Their {d['material']} "
+            f"cards go to {seat}'s waiting area ({given})."
+        )
+    if fx == "shuriken":
+        return f"Shuriken: {seat} takes {name(d['target'])} from {d['owner']} into their {WING_NAMES[d['wing']]}."
+    if fx == "floor-to":
+        to = "craft bench" if d["to"] == "bench" else "sales"
+        return f"{by}: {seat} moves {', '.join(map(floor_card, d['cards']))} from the floor to their {to}."
+    if fx == "tablet-return":
+        return f"Tablet: {seat} returns the floor ({names(d['cards'])}) to the bottom of the deck."
+    if fx == "tablet-deal":
+        dealt = ", ".join(map(floor_card, d["cards"])) or "nothing"
+        return f"Tablet: {seat} deals {dealt} from the deck to the floor."
+    if fx == "sell":
+        return f"{by}: {seat} sells {card(d['target']).material} from the craft bench."
+    if fx == "return-work":
+        return f"{by}: {seat} returns {name(d['target'])} to the bottom of the deck."
+    if fx == "poem":
+        return (
+            f"Poem: {seat} returns {name(d['target'])} to the bottom of the deck and turns up "
+            f"{floor_card(d['top'])} from the deck."
+        )
+    if fx == "cup":
+        return f"Cup: {seat} returns Cup to the bottom of the deck."
+    if fx == "gong":
+        return f"Gong: Gong goes from {seat}'s temple to their waiting area."
+    if fx == "plane":
+        return f"Plane: {seat} moves {name(d['target'])} to their {WING_NAMES[d['wing']]}."
+    if fx == "ring":
+        return f"Ring: {seat} takes a {card(d['target']).material} sale from {d['owner']}."
+    if fx == "reveal":
+        return f"{by}: {seat} reveals {', '.join(map(floor_card, d['cards']))} from their hand."
+    return f"{by}: {seat} uses its effect."
 
 
 def _setup(d: Mapping[str, Any]) -> str:

@@ -87,6 +87,11 @@ def score(state: State) -> dict[str, Any]:
             assert partner is not None
             scores[s] = own[s] + own[partner]
     ranking, tiebreak = rank(state, scores)
+    winner = (state.end or {}).get("winner")
+    if winner is not None:
+        # Turtle: its owner (and team) wins at once, whatever the scores (M-R31).
+        ranking.sort(key=lambda unit: winner not in unit)
+        tiebreak = f"{winner} wins at once with works of all five materials (Turtle)"
     return {"seats": seats, "scores": scores, "ranking": ranking, "tiebreak": tiebreak}
 
 

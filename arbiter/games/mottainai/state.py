@@ -12,6 +12,8 @@ from typing import Any
 WINGS = ("gallery", "gift_shop")
 """Rules: Areas of your temple: the Gallery covers helpers, the Gift Shop covers sales."""
 HAND_LIMIT = 5
+PUBLIC = "*"
+"""``State.known`` owner of a card returned in everyone's sight (its place is public)."""
 
 
 @dataclass

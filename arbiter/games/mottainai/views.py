@@ -13,7 +13,7 @@ from typing import Any
 from arbiter.core.rng import Rng
 from arbiter.games.mottainai.cards import deck_ids
 from arbiter.games.mottainai.cover import helpers_covered, sales_covered
-from arbiter.games.mottainai.state import State, copy_state
+from arbiter.games.mottainai.state import PUBLIC, State, copy_state
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
@@ -36,10 +36,22 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         }
         if s == seat:
             entry["hand"] = list(p.hand)
+        # Cards everyone saw go to this waiting area this turn (Jar, Gong; M-R38).
+        seen = state.memo.get("seen_waiting", {}).get(s)
+        if seen:
+            entry["waiting_seen"] = list(seen)
+        if s == state.current and state.memo.get("bonus_turn"):
+            entry["bonus_turn"] = True  # Frog (M-R30)
         players[s] = entry
     deck: dict[str, Any] = {"count": len(state.deck)}
     if seat is not None:
         deck["returned_by_you"] = sorted(c for c, who in state.known.items() if who == seat)
+    # Works and floor cards returned in everyone's sight (Tablet, Poem, Cloak, Cup, M-R32).
+    public = sorted(c for c, who in state.known.items() if who == PUBLIC)
+    if public:
+        deck["returned_publicly"] = public
+        if state.known.get(state.deck[0]) == PUBLIC:
+            deck["top"] = state.deck[0]  # turned up and left on top (Dice, Fan: M-R15, M-R58)
     task = state.task
     return {
         "game": "mottainai",
@@ -60,6 +72,12 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "players": players,
         "revealed": None if state.revealed is None else dict(state.revealed),
         "copies": dict(state.memo.get("copies", {})),
+        # The open triggers and the works already used in each (public, M-R8).
+        "triggers": [
+            {"moment": f["moment"], "used": list(f.get("used", ()))}
+            for f in state.frames
+            if "moment" in f
+        ],
         "end": None if state.end is None else dict(state.end),
         "result": state.result,
     }
@@ -81,27 +99,30 @@ def resample(state: State, seat: str, rng: Rng) -> State:
     and stay known to whoever returned them.
     """
     out = copy_state(state)
+    # Cards the last decision showed to everyone stay where they are (Jar: every hand).
     fixed_hand = set(out.revealed["cards"]) if out.revealed else set()
-    revealer = out.revealed["seat"] if out.revealed else None
+    for seen in out.memo.get("seen_waiting", {}).values():
+        fixed_hand.update(seen)
     pool: list[str] = []
     slots: list[tuple[str, str, int]] = []  # (zone, owner, index)
     for s in out.seats:
         p = out.players[s]
         if s != seat:
             for i, c in enumerate(p.hand):
-                if not (s == revealer and c in fixed_hand):
+                if c not in fixed_hand:
                     pool.append(c)
                     slots.append(("hand", s, i))
         for i, c in enumerate(p.waiting):
-            pool.append(c)
-            slots.append(("waiting", s, i))
+            if c not in fixed_hand:
+                pool.append(c)
+                slots.append(("waiting", s, i))
         if p.face_down and p.task is not None:
             pool.append(p.task)
             slots.append(("task", s, 0))
     others_known = {}
     for i, c in enumerate(out.deck):
         who = out.known.get(c)
-        if who == seat:
+        if who in (seat, PUBLIC):
             continue
         if who is not None:
             others_known[i] = who
@@ -115,7 +136,7 @@ def resample(state: State, seat: str, rng: Rng) -> State:
             out.players[owner].task = c
         else:
             getattr(out.players[owner], zone)[i] = c
-    out.known = {c: who for c, who in out.known.items() if who == seat}
+    out.known = {c: who for c, who in out.known.items() if who in (seat, PUBLIC)}
     for i, who in others_known.items():
         out.known[out.deck[i]] = who
     return out

@@ -159,6 +159,7 @@ def test_MOT_9_3_two_copies_of_a_card_are_two_works(mot):
         helpers={"alice": ["mask", "robe", "mask#2", "robe#2"]},
         hand={"alice": ["socks"]},
     )
+    mot.play(state, "alice", mot.DONE)  # decline the Kites' morning effects
     events = mot.play(state, "alice", mot.task("socks"))
     assert next(e for e in events if e.kind == "task-start").data["actions"] == 9
     assert parts(state, "alice")["works"] == 4

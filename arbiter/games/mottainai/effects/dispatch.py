@@ -71,6 +71,8 @@ def open_frame(state: State, seat: str, moment: str, ctx: dict[str, Any]) -> Non
 
 def offers(state: State, frame: dict[str, Any]) -> list[dict[str, Any]]:
     """Return the ``use`` decisions the frame offers now (empty: the trigger is over)."""
+    if frame["type"] == "choice":
+        return _choice_offers(state, frame)
     if frame["closed"]:
         return []
     seat, ctx = frame["seat"], frame["ctx"]
@@ -86,6 +88,11 @@ def offers(state: State, frame: dict[str, Any]) -> list[dict[str, Any]]:
 def use(state: State, frame: dict[str, Any], action: dict[str, Any], events: list[Event]) -> None:
     """Resolve one checked ``use`` decision of the frame."""
     work = action["card"]
+    if frame["type"] == "choice":  # a follow-up decision (``ask``)
+        state.frames.pop()
+        params = {k: v for k, v in action.items() if k not in ("kind", "card")}
+        REGISTRY[frame["effect"]].resolve(state, frame["seat"], work, frame["ctx"], params, events)
+        return
     eff = REGISTRY[card(identity(state, work)).id]
     frame["used"].append(work)
     if eff.last:
@@ -142,5 +149,104 @@ def has_window(state: State, seat: str, window: str) -> bool:
     for work in p.gallery + p.gift_shop:
         eff = REGISTRY.get(card(identity(state, work)).id)
         if eff is not None and eff.window == window:
+            return True
+    return False
+
+
+# -- follow-up choices, boosters and obstruction ------------------------------------------
+
+
+def ask(
+    state: State, seat: str, work: str, moment: str, ctx: dict[str, Any], optional: bool
+) -> None:
+    """Open a follow-up decision of ``work``'s effect (e.g. after a card is turned up).
+
+    Its choices are the effect's ``offers`` for ``ctx`` (computed when asked, so they
+    follow the state); ``done`` declines it when ``optional`` (resolved with
+    ``ctx["declined"]``), otherwise one choice must be made.
+    """
+    state.frames.append(
+        {
+            "type": "choice",
+            "seat": seat,
+            "moment": moment,
+            "card": work,
+            "effect": card(identity(state, work)).id,
+            "ctx": ctx,
+            "optional": optional,
+        }
+    )
+
+
+def _choice_offers(state: State, frame: dict[str, Any]) -> list[dict[str, Any]]:
+    eff = REGISTRY[frame["effect"]]
+    assert eff.offers is not None
+    work = frame["card"]
+    return [
+        {"kind": "use", "card": work, **params}
+        for params in eff.offers(state, frame["seat"], work, frame["ctx"])
+    ]
+
+
+def frame_actions(state: State, frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return every decision at an effect prompt: its offers, and ``done`` if optional."""
+    out = offers(state, frame)
+    if frame.get("optional", True):
+        out.append({"kind": "done"})
+    return out
+
+
+def decline(state: State, events: list[Event]) -> None:
+    """Answer ``done`` at an effect prompt: close the trigger or decline the choice."""
+    frame = state.frames.pop()
+    if frame["type"] == "choice":
+        ctx = {**frame["ctx"], "declined": True}
+        REGISTRY[frame["effect"]].resolve(state, frame["seat"], frame["card"], ctx, {}, events)
+
+
+def boosts(state: State, seat: str, ctx: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the action-booster decisions for the next action (effects/boosters.py)."""
+    out: list[dict[str, Any]] = []
+    if not REGISTRY:
+        return out
+    p = state.players[seat]
+    for work in p.gallery + p.gift_shop:
+        eff = REGISTRY.get(card(identity(state, work)).id)
+        if eff is not None and eff.window == "boosters" and eff.offers is not None:
+            out.extend({"kind": "use", "card": work, **c} for c in eff.offers(state, seat, work, ctx))
+    return out
+
+
+def act(
+    state: State, seat: str, action: dict[str, Any], ctx: dict[str, Any], events: list[Event]
+) -> dict[str, Any]:
+    """Perform a boosted action (``use``) or skip it (``done``, Mask: M-R4); return its context."""
+    if action["kind"] == "done":
+        events.append(Event("skip-action", {"seat": seat}))
+        return {"action": "skip"}
+    work = action["card"]
+    eff = REGISTRY[card(identity(state, work)).id]
+    params = {k: v for k, v in action.items() if k not in ("kind", "card")}
+    events.append(Event("effect", {"seat": seat, "card": work, "as": identity(state, work)}))
+    out: dict[str, Any] = eff.resolve(state, seat, work, ctx, params, events)
+    return out
+
+
+def obstruct(state: State, seat: str, owner: str) -> bool:
+    """Apply the owner's obstruction as ``seat`` reaches its task (effects/obstruction.py).
+
+    Mask marks the task; Curtain or Tower open a reveal-or-skip decision (True: the task
+    waits for it). Never on the owner's own task.
+    """
+    task = state.task
+    assert task is not None
+    if query(state, owner, "mask", False):
+        task["mask"] = True
+    gate = {"owner": owner, "material": task["material"], "step": "applies"}
+    for work in state.players[owner].gallery + state.players[owner].gift_shop:
+        eff = REGISTRY.get(card(identity(state, work)).id)
+        gate_offers = eff.offers if eff is not None and eff.window == "obstruction" else None
+        if gate_offers is not None and gate_offers(state, seat, work, gate):
+            ask(state, seat, work, "obstruction", {**gate, "step": "reveal"}, optional=True)
             return True
     return False

@@ -48,6 +48,20 @@ class Effect:
 REGISTRY: dict[str, Effect] = {}
 QUERIES: set[str] = set()
 """Every query name some registered effect answers (others are skipped at once)."""
+NARRATORS: dict[str, Callable[[dict[str, Any], str | None], str | None]] = {}
+"""Log lines of effects' own event kinds: ``fn(data, viewer)`` (see ``narrates``)."""
+
+
+def narrates(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated ``fn(data, viewer) -> line | None`` for events of ``kind``."""
+
+    def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if kind in NARRATORS:
+            raise ValueError(f"events of kind {kind!r} are narrated twice")
+        NARRATORS[kind] = fn
+        return fn
+
+    return register
 
 
 def _window_of(module: str) -> str:
