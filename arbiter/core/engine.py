@@ -190,6 +190,14 @@ class Engine(ABC):
     def describe(self, event: Event, viewer: str | None) -> str | None:
         """Return the log line ``viewer`` reads for ``event`` (``None``: nothing to say)."""
 
+    def describe_all(self, event: Event, viewers: list[str | None]) -> list[str | None]:
+        """Return ``describe(event, v)`` for each viewer, in order.
+
+        Override to narrate a viewer-independent event once (replays narrate every event
+        for every seat); the conformance suite checks the override agrees with ``describe``.
+        """
+        return [self.describe(event, viewer) for viewer in viewers]
+
     @abstractmethod
     def action_schema(self) -> dict[str, Any]:
         """Return the JSON Schema of one decision (a tagged union on ``kind``)."""

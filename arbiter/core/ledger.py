@@ -14,7 +14,6 @@ from arbiter.core.engine import Engine
 from arbiter.core.errors import ArbiterError, NotReady, SchemaViolation, Tampered
 from arbiter.core.gamedir import GameDir
 from arbiter.core.schemas import validate
-from arbiter.core.shapes import FAST
 
 FILE_KINDS = {"arbiter.join/1": "join", "arbiter.move/1": "move"}
 
@@ -61,8 +60,7 @@ def classify(obj: Any, what: str) -> str:
             f"{what}: format {obj.get('format')!r} is not a join or move file "
             "(expected arbiter.join/1 or arbiter.move/1)"
         )
-    if not FAST[kind](obj):
-        validate(kind, obj, what)
+    validate(kind, obj, what)
     return kind
 
 

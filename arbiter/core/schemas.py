@@ -57,7 +57,26 @@ def _where(path: Any) -> str:
 
 
 def validate(name: str, value: Any, what: str) -> None:
-    """Raise ``SchemaViolation`` with a one-line reason unless ``value`` fits schema ``name``."""
+    """Raise ``SchemaViolation`` with a one-line reason unless ``value`` fits schema ``name``.
+
+    Kinds with a hand-written shape check (``arbiter.core.shapes``) pass without running
+    the JSON Schema when that check accepts; the schema then only explains failures.
+    """
+    from arbiter.core.shapes import FAST
+
+    fast = FAST.get(name)
+    if fast is not None and fast(value):
+        return
+    _explain(name, value, what)
+    if fast is not None:
+        # Python's ``$`` also matches before a final newline, so a pattern can let
+        # "alice\n" through where ECMA-262 (JSON Schema's regex dialect) would not;
+        # the fast check is strict, and the stricter reading wins.
+        raise SchemaViolation(f"{what}: a value has a trailing newline or stray character: remove it")
+
+
+def _explain(name: str, value: Any, what: str) -> None:
+    """Raise ``SchemaViolation`` describing the first schema error, if any."""
     errors = sorted(
         _validator(name).iter_errors(value), key=lambda e: (len(e.path), list(map(str, e.path)))
     )

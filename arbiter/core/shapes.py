@@ -1,4 +1,4 @@
-"""Fast shape checks for the files read on every replay (join, move).
+"""Fast shape checks for the files read on every replay (manifest, join, move, reveal).
 
 They accept exactly what the committed schemas accept; when one fails, the caller runs
 the JSON Schema to explain why. ``tests/core/test_shapes.py`` checks they agree.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from arbiter.core.formats import JOIN_FORMAT, MOVE_FORMAT
+from arbiter.core.formats import JOIN_FORMAT, MANIFEST_FORMAT, MOVE_FORMAT, REVEAL_FORMAT
 
 _GAME = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
 _SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")
@@ -19,7 +19,14 @@ _HEX32 = re.compile(r"[0-9a-f]{64}")
 _ARMORED = re.compile(
     r"-----BEGIN SSH SIGNATURE-----\n[A-Za-z0-9+/=\n]+\n-----END SSH SIGNATURE-----\n?"
 )
+_ENGINE = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+_PUBKEY = re.compile(
+    r"(ssh-ed25519|ecdsa-sha2-nistp256|ecdsa-sha2-nistp384|ecdsa-sha2-nistp521|ssh-rsa) "
+    r"[A-Za-z0-9+/=]+( .*)?"
+)
 _JOIN_KEYS = ("entropy", "format", "game", "manifest", "seat", "signature")
+_MANIFEST_KEYS = ("commitment", "created", "engine", "format", "game", "join", "options", "seats")
+_REVEAL_KEYS = ("forced", "format", "game", "head", "secret")
 _MOVE_KEYS = ("actions", "after", "format", "game", "seat", "signature")
 
 
@@ -65,4 +72,52 @@ def move_ok(obj: Any) -> bool:
     )
 
 
-FAST = {"join": join_ok, "move": move_ok}
+def _seat_ok(seat: Any) -> bool:
+    return (
+        isinstance(seat, dict)
+        and tuple(sorted(seat)) == ("key", "name", "seat")
+        and _text(seat["seat"], _SEAT)
+        and isinstance(seat["name"], str)
+        and 1 <= len(seat["name"]) <= 64
+        and _text(seat["key"], _PUBKEY, limit=2048)
+    )
+
+
+def manifest_ok(obj: Any) -> bool:
+    """Return whether ``obj`` is a well-formed manifest (``game.json``)."""
+    if not (isinstance(obj, dict) and tuple(sorted(obj)) == _MANIFEST_KEYS):
+        return False
+    engine, seats = obj["engine"], obj["seats"]
+    return (
+        obj["format"] == MANIFEST_FORMAT
+        and _text(obj["game"], _GAME)
+        and isinstance(engine, dict)
+        and tuple(sorted(engine)) == ("name", "version")
+        and _text(engine["name"], _ENGINE)
+        and isinstance(engine["version"], str)
+        and len(engine["version"]) <= 32
+        and isinstance(obj["options"], dict)
+        and isinstance(seats, list)
+        and 1 <= len(seats) <= 16
+        and all(_seat_ok(seat) for seat in seats)
+        and _text(obj["commitment"], _DIGEST)
+        and type(obj["join"]) is bool
+        and isinstance(obj["created"], str)
+        and len(obj["created"]) <= 40
+    )
+
+
+def reveal_ok(obj: Any) -> bool:
+    """Return whether ``obj`` is a well-formed reveal record."""
+    return (
+        isinstance(obj, dict)
+        and tuple(sorted(obj)) == _REVEAL_KEYS
+        and obj["format"] == REVEAL_FORMAT
+        and _text(obj["game"], _GAME)
+        and _text(obj["secret"], _HEX32)
+        and _text(obj["head"], _DIGEST)
+        and type(obj["forced"]) is bool
+    )
+
+
+FAST = {"join": join_ok, "move": move_ok, "manifest": manifest_ok, "reveal": reveal_ok}

@@ -197,8 +197,9 @@ class Table:
 
     def _narrate(self, events: list[Event]) -> EntryLines:
         lines = EntryLines()
-        describe = self.engine.describe
-        lines.public = [text for e in events if (text := describe(e, None)) is not None]
-        for seat in self.seats:
-            lines.seats[seat] = [text for e in events if (text := describe(e, seat)) is not None]
+        viewers: list[str | None] = [None, *self.seats]
+        told = [self.engine.describe_all(event, viewers) for event in events]
+        lines.public = [text for row in told if (text := row[0]) is not None]
+        for index, seat in enumerate(self.seats, start=1):
+            lines.seats[seat] = [text for row in told if (text := row[index]) is not None]
         return lines

@@ -304,6 +304,18 @@ def test_describe_gives_one_line_or_nothing(name, seats):
 
 
 @pytest.mark.parametrize("name,seats", CASES)
+def test_describe_all_agrees_with_describe(name, seats):
+    """An engine's batched narration (used by replays) says exactly what describe says."""
+    engine = registry.get(name)
+    viewers = [None, *seats]
+    for i in range(10):
+        for step_events in recorded(name, tuple(seats), i).events:
+            for event in step_events:
+                expected = [engine.describe(event, viewer) for viewer in viewers]
+                assert engine.describe_all(event, viewers) == expected, event.kind
+
+
+@pytest.mark.parametrize("name,seats", CASES)
 def test_options_and_schema_are_well_formed(name, seats):
     engine = registry.get(name)
     engine.check_options(options(engine))

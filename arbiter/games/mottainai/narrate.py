@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from arbiter.core.engine import Event
-from arbiter.games.mottainai.cards import card
+from arbiter.games.mottainai.cards import TASKS, card
 from arbiter.games.mottainai.effects.registry import NARRATORS
 
 WING_NAMES = {"gallery": "gallery", "gift_shop": "gift shop"}
+PERSONAL = frozenset({"deal", "return", "night"})
+"""Event kinds whose line depends on the reader (the others read alike for everyone)."""
 
 
 def name(iid: str) -> str:
@@ -75,7 +77,7 @@ def describe(event: Event, viewer: str | None) -> str | None:
             return f"{seat} prays: {_cards(d['count'])} to the waiting area (PRAYER)."
         if d["count"] == 0:
             return f"{seat} draws nothing: hand and waiting area hold 5 (TAILOR)."
-        return f"{seat} draws {_cards(d['count'])} to the waiting area ({d['why'].upper()})."
+        return f"{seat} draws {_cards(d['count'])} to the waiting area ({_draw_why(d['why'])})."
     if kind == "clerk":
         return f"{seat} sells {card(d['card']).material} from the craft bench (CLERK)."
     if kind == "monk":
@@ -111,7 +113,7 @@ def describe(event: Event, viewer: str | None) -> str | None:
         if d["reason"] == "deck":
             return "The last card is drawn: the game ends at once (M-R2)."
         if d["reason"] == "wing":
-            return f"{seat} completes a work in a full {WING_NAMES[d['wing']]}: the game ends at once (M-R3)."
+            return f"{seat}'s {WING_NAMES[d['wing']]} is full: the game ends at once (M-R3)."
         return f"The game ends ({d['reason']})."
     if kind == "score":
         return score_line(d)
@@ -119,6 +121,16 @@ def describe(event: Event, viewer: str | None) -> str | None:
         return _result(d)
     told = NARRATORS.get(kind)  # events of effect modules (``@narrates``)
     return None if told is None else told(d, viewer)
+
+
+def _draw_why(why: str) -> str:
+    """Return what made a seat draw: an action (``TAILOR``) or a card's name (``Stool``)."""
+    if why in ("tailor", "prayer"):
+        return why.upper()
+    try:
+        return name(why.replace(" ", "-"))
+    except KeyError:
+        return why
 
 
 def _fx(d: Mapping[str, Any]) -> str:
@@ -227,12 +239,37 @@ def _result(d: Mapping[str, Any]) -> str:
     return line
 
 
+def _covered(materials: list[str], as_tasks: bool) -> str:
+    """Return `` (covered: CLAY)`` for the covered materials (helpers read as tasks)."""
+    if not materials:
+        return ""
+    shown = [TASKS[m] if as_tasks else m for m in materials]
+    return f" (covered: {', '.join(shown)})"
+
+
 def render(view: Mapping[str, Any], seat: str | None) -> list[str]:
     """Return terminal lines for a view: the table, then each temple."""
     lines = [
         f"Mottainai, turn {view['turn']} ({view['current']} to play, {view['phase']}); "
         f"deck {view['deck']['count']}; floor: {', '.join(floor_card(c) for c in view['floor']) or '-'}."
     ]
+    doing = view.get("task")
+    if doing:
+        whose = "their own" if doing["owner"] == view["current"] else f"{doing['owner']}'s"
+        what = f"{whose} {task(doing['card'])} task"
+        lines.append(
+            f"Noon: {view['current']} performs {what}, action {doing['done'] + 1} of {doing['total']}."
+            if doing["total"]
+            else f"Noon: {view['current']} is about to perform {what}."
+        )
+    deck = view["deck"]
+    if deck.get("top"):
+        lines.append(f"Deck top (face up): {floor_card(deck['top'])}.")
+    if deck.get("returned_by_you"):
+        lines.append(f"You returned to the deck: {names(deck['returned_by_you'])}.")
+    if view.get("revealed"):
+        shown = view["revealed"]
+        lines.append(f"{shown['seat']} reveals {names(shown['cards'])}.")
     for s in view["seats"]:
         p = view["players"][s]
         you = " (you)" if s == seat else ""
@@ -240,9 +277,11 @@ def render(view: Mapping[str, Any], seat: str | None) -> list[str]:
         hand = names(p["hand"]) if "hand" in p else f"{p['hand_count']} cards"
         lines.append(
             f"{s}{you}: task {slot}; hand {hand}; waiting {p['waiting_count']}; "
-            f"helpers {', '.join(task(c) for c in p['helpers']) or '-'}; "
+            f"helpers {', '.join(task(c) for c in p['helpers']) or '-'}"
+            f"{_covered(p['covered_helpers'], True)}; "
             f"bench {', '.join(card(c).material for c in p['craft_bench']) or '-'}; "
-            f"sales {', '.join(card(c).material for c in p['sales']) or '-'}; "
+            f"sales {', '.join(card(c).material for c in p['sales']) or '-'}"
+            f"{_covered(p['covered_sales'], False)}; "
             f"gallery {names(p['gallery'])}; gift shop {names(p['gift_shop'])}."
         )
     return lines
