@@ -173,8 +173,9 @@ def next_task(state: State, events: list[Event]) -> None:
         "total": 0,
     }
     state.phase = "count"
-    # Obstruction (Mask, Curtain, Tower) applies when an opponent reaches the owner's task.
-    if owner == seat or not dispatch.obstruct(state, seat, owner):
+    # Obstruction (Mask, Curtain, Tower) applies when an opponent reaches the owner's task;
+    # a team partner is no opponent (rules: Team Play).
+    if owner not in state.opponents(seat) or not dispatch.obstruct(state, seat, owner):
         dispatch.open_frame(state, seat, "before_task", {"owner": owner})
 
 
@@ -184,7 +185,8 @@ def count_actions(state: State, events: list[Event]) -> None:
     assert task is not None
     seat = state.current
     bonus, covered = helper_actions(state, seat, task["material"])
-    if task["owner"] != seat:  # Bangle: no helper actions on its owner's task
+    opponent = task["owner"] in state.opponents(seat)  # a partner is none (Team Play)
+    if opponent:  # Bangle: no helper actions on its owner's task
         bonus = dispatch.query(state, task["owner"], "opponent_helpers", bonus)
     task["total"] = 1 + bonus + task["extra"]
     events.append(
@@ -198,8 +200,7 @@ def count_actions(state: State, events: list[Event]) -> None:
                 "helpers": bonus,
                 "covered": covered,
                 "extra": task["extra"],
-                "obstructed": task["owner"] != seat
-                and dispatch.has_window(state, task["owner"], "obstruction"),
+                "obstructed": opponent and dispatch.has_window(state, task["owner"], "obstruction"),
             },
         )
     )

@@ -197,5 +197,6 @@ def tablet(
         top = actions.take_top(state)
         state.floor.append(top)
         dealt.append(top)
-    events.append(_fx(seat, work, "tablet-deal", True, cards=dealt))
+    # Cards turned up: a barrier; dealing nothing (the floor already shows both) is none.
+    events.append(_fx(seat, work, "tablet-deal", bool(dealt), cards=dealt))
     actions.deck_check(state, seat)

@@ -31,7 +31,8 @@ def _reveal(state: State, seat: str, work: str, cards: list[str], events: list[E
 def _figurine_offers(
     state: State, seat: str, work: str, ctx: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    return _matching(state, seat) if ctx["owner"] != seat else []
+    # "Opponent task": a team partner's task is none (rules: Team Play).
+    return _matching(state, seat) if ctx["owner"] in state.opponents(seat) else []
 
 
 @effect("figurine", offers=_figurine_offers)
