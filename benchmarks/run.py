@@ -6,6 +6,7 @@
   for a move near the end of a 2-player game (the engine's minimum seats), as a ratio to
   the dependency floor `python -c "import typer, pydantic, jsonschema, cryptography"`.
   Budget: ≤ 1.5×.
+- random playouts: full games per second with the random bot on one core. Budget: ≥ 20.
 - verify: replayed decisions per second with signature checks excluded. Budget: ≥ 20,000/s.
 - memory: peak memory allocated during verify (tracemalloc) of a short game and of a
   game about 10× longer. Budget: no growth with length (verify streams the chain).
@@ -134,6 +135,11 @@ def main() -> None:
             f"{submit / floor:.2f}× the dependency floor ({floor * 1000:.0f} ms); budget ≤ 1.5×"
         )
 
+        rate, decisions = _playouts(engine, seats, seconds=3.0)
+        print(
+            f"random playouts: {rate:,.1f} full {seats}-player games/s on one core "
+            f"({decisions:,.0f} decisions/s with check); budget ≥ 20 games/s"
+        )
         game = play(work / "game", engine, seats, "verify").game
         verify(game, signatures=False)  # warm up imports and caches
         best = min(_timed_verify(game) for _ in range(5))
@@ -173,6 +179,25 @@ def main() -> None:
         )
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _playouts(engine: str, seats: int, seconds: float) -> tuple[float, float]:
+    """Return (games/s, decisions/s) of random playouts run for about ``seconds``."""
+    import hashlib
+
+    from arbiter.bots.random_bot import playout
+
+    impl = registry.get(engine)
+    options = impl.parse_options({})
+    names = ["alice", "bob", "carol", "dave", "erin"][:seats]
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, steps = playout(impl, options, names, hashlib.sha256(b"bench%d" % games).digest())
+        games += 1
+        decisions += steps
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / elapsed
 
 
 def _timed_verify(game: Path) -> float:
