@@ -12,13 +12,11 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
-from arbiter.core.canonical import parse_strict
-from arbiter.core.errors import MalformedInput, SchemaViolation, UsageError
+from arbiter.core import datafile
 
-BUILTIN = "builtin"
+BUILTIN = datafile.BUILTIN
 COPIES = (5, 4, 3, 2)
 """Confirmed: per type five 0s, four 1s, three 2s and two 3s (14 cards)."""
 TOP = 3
@@ -103,29 +101,13 @@ def _semantic_problem(data: dict[str, Any]) -> str | None:
 
 
 def load_file(path: str) -> dict[str, Any]:
-    """Read and validate a group's own data file, or raise ``UsageError`` saying why."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read Momiji data {path!r}: {exc.strerror or exc}") from None
-    try:
-        data = parse_strict(raw, what=f"Momiji data {path!r}")
-    except MalformedInput as exc:
-        raise UsageError(exc.message) from None
-    issue = problem(data)
-    if issue is not None:
-        raise UsageError(f"Momiji data {path!r} does not match data.schema.json: {issue}")
-    return dict(data)
+    """Read and validate a group's own file, or raise ``UsageError`` saying what is wrong."""
+    return datafile.load(path, "Momiji data", "data.schema.json", problem)
 
 
 def resolve(option: Any) -> dict[str, Any] | str:
     """Check a manifest value: ``"builtin"`` or an embedded data object."""
-    if option == BUILTIN:
-        return BUILTIN
-    issue = problem(option) if isinstance(option, dict) else 'expected an object or "builtin"'
-    if issue is not None:
-        raise SchemaViolation(f"the manifest's Momiji data is invalid: {issue}")
-    return dict(option)
+    return datafile.resolve(option, "Momiji data", problem)
 
 
 @dataclass(frozen=True)

@@ -9,15 +9,13 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-from arbiter.core.canonical import parse_strict
-from arbiter.core.errors import MalformedInput, SchemaViolation, UsageError
+from arbiter.core import datafile
 
-BUILTIN = "builtin"
+BUILTIN = datafile.BUILTIN
 MOTCOIN, HARDFORK, STABLECOIN = "motcoin", "hardfork", "stablecoin"
 REMOVE = "remove"
 """The fluctuation value printed as "Remove one die"."""
@@ -74,30 +72,13 @@ def _short(error: jsonschema.exceptions.ValidationError) -> str:
 
 
 def load_file(path: str) -> dict[str, Any]:
-    """Read and validate a group's own table, or raise ``UsageError`` saying what is wrong."""
-    file = Path(path)
-    try:
-        data = file.read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read card table {path!r}: {exc.strerror or exc}") from None
-    try:
-        table = parse_strict(data, what=f"card table {path!r}")
-    except MalformedInput as exc:
-        raise UsageError(exc.message) from None
-    issue = problem(table)
-    if issue is not None:
-        raise UsageError(f"card table {path!r} does not match cards.schema.json: {issue}")
-    return dict(table)
+    """Read and validate a group's own file, or raise ``UsageError`` saying what is wrong."""
+    return datafile.load(path, "card table", "cards.schema.json", problem)
 
 
 def resolve(option: Any) -> dict[str, Any] | str:
-    """Check an options value: ``"builtin"`` or an embedded table (returned as is)."""
-    if option == BUILTIN:
-        return BUILTIN
-    issue = problem(option) if isinstance(option, dict) else 'expected an object or "builtin"'
-    if issue is not None:
-        raise SchemaViolation(f"the manifest's Mot Coin card table is invalid: {issue}")
-    return dict(option)
+    """Check a manifest value: ``"builtin"`` or an embedded data object."""
+    return datafile.resolve(option, "Mot Coin card table", problem)
 
 
 class Catalog:
