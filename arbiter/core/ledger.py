@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from arbiter.core import registry
-from arbiter.core.canonical import digest, parse_strict, sha256_hex
+from arbiter.core.canonical import digest, parse_canonical, parse_strict, sha256_hex
 from arbiter.core.engine import Engine
 from arbiter.core.errors import ArbiterError, NotReady, SchemaViolation, Tampered
 from arbiter.core.gamedir import GameDir
@@ -92,7 +92,7 @@ class Records:
         if sha256_hex(data) != expected:
             raise Tampered(f"signed file of chain entry {seq} does not match its chain digest")
         try:
-            obj = parse_strict(data, f"signed file {seq}")
+            obj = parse_canonical(data, f"signed file {seq}")
         except ArbiterError as exc:
             raise Tampered(f"signed file of chain entry {seq} is damaged: {exc.message}") from None
         if not isinstance(obj, dict):

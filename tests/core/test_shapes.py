@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.core import schemas
-from arbiter.core.canonical import canonical
+from arbiter.core.canonical import canonical, parse_canonical
 from arbiter.core.chain import _well_formed, make_entry
-from arbiter.core.errors import SchemaViolation
+from arbiter.core.errors import MalformedInput, SchemaViolation
 from arbiter.core.shapes import FAST
 
 SIG = "-----BEGIN SSH SIGNATURE-----\nU1NIU0lH\n-----END SSH SIGNATURE-----\n"
@@ -165,3 +165,29 @@ def test_a_trailing_newline_is_refused_although_pythons_dollar_would_allow_it() 
     assert not FAST["move"](move)
     with pytest.raises(SchemaViolation, match="trailing newline"):
         schemas.validate("move", move, "move.json")
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=JSON_VALUES)
+def test_parse_canonical_reads_back_every_canonical_value(value: Any) -> None:
+    assert parse_canonical(canonical(value)) == value
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b'{"a":1,"a":2}',  # duplicate key
+        b'{"a": 1}',  # not canonical (space)
+        b'{"b":1,"a":2}',  # keys out of order
+        b'{"a":1.5}',  # float
+        b'{"a":NaN}',
+        b'{"a":9007199254740993}',  # beyond 2^53 - 1
+        b'\xef\xbb\xbf{"a":1}',  # BOM
+        b'{"a":"\\ud800"}',  # lone surrogate
+        b"[" * 70 + b"]" * 70,  # too deep
+        b'{"a":"\\u0041"}',  # an escape canonical form does not use
+    ],
+)
+def test_parse_canonical_refuses_what_parse_strict_or_canonical_form_refuses(data: bytes) -> None:
+    with pytest.raises(MalformedInput):
+        parse_canonical(data)
