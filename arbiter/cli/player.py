@@ -94,9 +94,16 @@ def move(
     output: Path = typer.Option(..., "-o", "--output", help="Move file to write."),
 ) -> None:
     """Build a move file against your state file's head and sign it."""
-    from arbiter.core.player import first_action_warning, load_state, make_move, parse_actions
+    from arbiter.core.player import (
+        check_key_for_state,
+        first_action_warning,
+        load_state,
+        make_move,
+        parse_actions,
+    )
 
     state = load_state(state_file)
+    check_key_for_state(state_file, state, key)
     actions = parse_actions(action)
     warning = first_action_warning(state, actions)
     if warning:

@@ -103,6 +103,24 @@ def make_move(state: dict[str, Any], key: Path, actions: list[dict[str, Any]]) -
     return move
 
 
+def check_key_for_state(state_path: Path, state: dict[str, Any], key: Path) -> None:
+    """When the state file sits in its game folder, refuse a key that is not the seat's.
+
+    A player who only received their state file (by mail) gets the referee's answer
+    instead (exit 7).
+    """
+    manifest_path = state_path.resolve().parent.parent.parent / "game.json"
+    if state.get("seat") is None or not manifest_path.is_file():
+        return
+    try:
+        manifest = read_json(manifest_path, "game.json")
+    except ArbiterError:
+        return
+    keys = {s.get("seat"): s.get("key") for s in manifest.get("seats", []) if isinstance(s, dict)}
+    if manifest.get("game") == state["game"] and isinstance(keys.get(state["seat"]), str):
+        _check_key(key, keys[state["seat"]], state["seat"])
+
+
 def first_action_warning(state: dict[str, Any], actions: list[dict[str, Any]]) -> str | None:
     """Return a warning when the move cannot be right given the state file."""
     if state["status"] != "playing":
