@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.encoder
 import re
 from typing import Any
 
@@ -52,6 +53,16 @@ def _checked_int(text: str) -> int:
     return value
 
 
+# Decoders built once (json.loads with hooks would build a new one on every call).
+_STRICT_DECODER = json.JSONDecoder(
+    object_pairs_hook=_no_duplicates,
+    parse_float=_no_float,
+    parse_constant=_no_constant,
+    parse_int=_checked_int,
+)
+_CANONICAL_DECODER = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_constant)
+
+
 def depth(value: Any) -> int:
     """Return the nesting depth of a JSON value (a scalar is 0, ``[]`` is 1)."""
     deepest = 0
@@ -81,13 +92,7 @@ def parse_strict(data: bytes, what: str = "file") -> Any:
     except UnicodeDecodeError as exc:
         _fail(f"{what} is not valid UTF-8 (byte {exc.start}): save it as UTF-8")
     try:
-        value = json.loads(
-            text,
-            object_pairs_hook=_no_duplicates,
-            parse_float=_no_float,
-            parse_constant=_no_constant,
-            parse_int=_checked_int,
-        )
+        value = _STRICT_DECODER.decode(text)
     except json.JSONDecodeError as exc:
         _fail(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
     except RecursionError:
@@ -117,7 +122,7 @@ def parse_canonical(data: bytes, what: str = "file") -> Any:
         and data.count(b"[") + data.count(b"{") <= MAX_DEPTH
     ):
         try:
-            value = json.loads(data, parse_float=_no_float, parse_constant=_no_constant)
+            value, _ = _CANONICAL_DECODER.raw_decode(data.decode("utf-8"))
             if canonical(value) == data:
                 return value
         except (ValueError, RecursionError):
@@ -146,10 +151,23 @@ def _check_strings(value: Any, what: str) -> None:
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
-_FOUR_BYTE_UTF8 = re.compile(rb"[\xf0-\xf4]")
+_BEYOND_BMP = re.compile("[\U00010000-\U0010FFFF]")
 _dumps = json.JSONEncoder(
     ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
 ).encode
+
+
+def _unencodable(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+# The standard library's C encoder, built once: json.dumps would rebuild it on every call.
+_make = getattr(json.encoder, "c_make_encoder", None)
+_c_encoder = (
+    _make(None, _unencodable, json.encoder.encode_basestring, None, ":", ",", True, False, False)
+    if _make is not None
+    else None
+)
 
 
 def canonical(value: Any) -> bytes:
@@ -160,10 +178,10 @@ def canonical(value: Any) -> bytes:
     the two orders differ only when characters beyond U+FFFF occur, so then the
     ``rfc8785`` package decides. A property test checks the equivalence.
     """
-    data = _dumps(value).encode()
-    if _FOUR_BYTE_UTF8.search(data):
+    text = "".join(_c_encoder(value, 0)) if _c_encoder is not None else _dumps(value)
+    if not text.isascii() and _BEYOND_BMP.search(text):
         return rfc8785.dumps(value)
-    return data
+    return text.encode()
 
 
 def sha256_hex(data: bytes) -> str:
@@ -176,9 +194,18 @@ def digest(value: Any) -> str:
     return sha256_hex(canonical(value))
 
 
-_compact = json.JSONEncoder(
+_compact_c = (
+    _make(None, _unencodable, json.encoder.encode_basestring, None, ": ", ", ", True, False, False)
+    if _make is not None
+    else None
+)
+_compact_py = json.JSONEncoder(
     ensure_ascii=False, sort_keys=True, separators=(", ", ": "), allow_nan=False
 ).encode
+
+
+def _compact(value: Any) -> str:
+    return "".join(_compact_c(value, 0)) if _compact_c is not None else _compact_py(value)
 PRETTY_LEVELS = 3
 
 

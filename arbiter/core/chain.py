@@ -72,10 +72,13 @@ def _well_formed(entry: Any) -> bool:
     )
 
 
+_DECODER = json.JSONDecoder()
+
+
 def _read_line(raw: bytes, seq: int) -> dict[str, Any]:
     """Parse one chain line, proving it is a well-formed entry in canonical form."""
     try:
-        entry = json.loads(raw)
+        entry, _ = _DECODER.raw_decode(raw.decode("utf-8"))
         # Equality with the canonical form rules out duplicate keys, BOMs, odd numbers
         # and whitespace; the shape check rules out floats and NaN.
         if _well_formed(entry) and line(entry) == raw:

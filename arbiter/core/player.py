@@ -117,8 +117,9 @@ def check_key_for_state(state_path: Path, state: dict[str, Any], key: Path) -> N
     except ArbiterError:
         return
     keys = {s.get("seat"): s.get("key") for s in manifest.get("seats", []) if isinstance(s, dict)}
-    if manifest.get("game") == state["game"] and isinstance(keys.get(state["seat"]), str):
-        _check_key(key, keys[state["seat"]], state["seat"])
+    expected = keys.get(state["seat"])
+    if manifest.get("game") == state["game"] and isinstance(expected, str):
+        _check_key(key, expected, state["seat"])
 
 
 def first_action_warning(state: dict[str, Any], actions: list[dict[str, Any]]) -> str | None:
