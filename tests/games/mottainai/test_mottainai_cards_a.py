@@ -2,25 +2,19 @@
 
 Each test is named after its card and built with the scenario builder (exact tables, no
 shuffle), driving real decisions through ``check`` and ``apply``. The after-effects are in
-``test_mottainai_cards_a_after.py``.
+``test_mottainai_cards_a_after.py`` and ``test_mottainai_cards_a_later.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from mottainai_cardkit import use, uses
+
 from arbiter.core.rng import Rng
 from arbiter.games.mottainai import MottainaiEngine, scoring
 from arbiter.games.mottainai.cover import helpers_covered, sales_covered, wing_count
 from arbiter.games.mottainai.effects import missing
-
-
-def use(card: str, **params: Any) -> dict[str, Any]:
-    return {"kind": "use", "card": card, **params}
-
-
-def uses(mot, state) -> list[dict[str, Any]]:
-    return [a for a in mot.legal(state) if a["kind"] == "use"]
 
 
 def sheet(state, seat: str = "alice") -> dict[str, Any]:

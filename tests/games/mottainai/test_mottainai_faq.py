@@ -10,21 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from mottainai_cardkit import use, used_cards
+
 from arbiter.games.mottainai import scoring
 from arbiter.games.mottainai.cover import helpers_covered, work_material
 from arbiter.games.mottainai.state import PUBLIC
-
-
-def use(card: str, **params: Any) -> dict[str, Any]:
-    return {"kind": "use", "card": card, **params}
-
-
-def uses(mot, state) -> list[dict[str, Any]]:
-    return [a for a in mot.legal(state) if a["kind"] == "use"]
-
-
-def used_cards(mot, state) -> list[str]:
-    return [a["card"] for a in uses(mot, state)]
 
 
 def task_start(events) -> dict[str, Any]:
