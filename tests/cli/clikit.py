@@ -1,0 +1,110 @@
+"""Helpers shared by the CLI tests (fixtures live in conftest.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).resolve().parents[1]
+SSH_KEYGEN = shutil.which("ssh-keygen")
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+Cli = Callable[..., Result]
+
+
+def ok(result: Result) -> Result:
+    assert result.code == 0, result
+    return result
+
+
+def error_line(result: Result, code: int) -> str:
+    """Check a domain error: its exit code and exactly one stderr line."""
+    assert result.code == code, result
+    assert result.err.startswith("arbiter: error: "), result.err
+    assert result.err.endswith("\n") and result.err.count("\n") == 1, result.err
+    return result.err
+
+
+def subprocess_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), env.get("PYTHONPATH")]))
+    env["ARBITER_ENGINES"] = "tally=testgame:TallyEngine"
+    env["COLUMNS"] = "200"
+    return env
+
+
+def arbiter(*args: Any, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m arbiter ARGS...`` in a subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "arbiter", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+
+
+@dataclass
+class Game:
+    root: Path
+    keys: Path
+    files: Path
+    cli: Cli
+    count: int = 0
+
+    def state(self, seat: str | None = None) -> Path:
+        return self.root / ("public" if seat is None else f"players/{seat}") / "state.json"
+
+    def out(self, name: str) -> Path:
+        self.count += 1
+        return self.files / f"{self.count:03d}-{name}.json"
+
+    def move(self, seat: str, *actions: dict[str, Any]) -> Path:
+        path = self.out(seat)
+        args: list[Any] = ["move", self.state(seat), "--key", self.keys / seat, "-o", path]
+        for action in actions:
+            args += ["--action", json.dumps(action)]
+        ok(self.cli(*args))
+        return path
+
+    def turn(self) -> str:
+        return str(ok(self.cli("status", self.root, "--json")).json()["prompt"]["seat"])
+
+
+def new_game(cli: Cli, tmp_path: Path, keys: Path, *extra: Any) -> Game:
+    root = tmp_path / "g1"
+    ok(
+        cli(
+            "new",
+            root,
+            "--game",
+            "tally",
+            "--seat",
+            f"alice={keys / 'alice.pub'}",
+            "--seat",
+            f"bob={keys / 'bob.pub'}",
+            *extra,
+        )
+    )
+    files = tmp_path / "files"
+    files.mkdir()
+    return Game(root, keys, files, cli)
