@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.core.errors import SchemaViolation
+from arbiter.core.shapes import FAST
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -62,8 +63,6 @@ def validate(name: str, value: Any, what: str) -> None:
     Kinds with a hand-written shape check (``arbiter.core.shapes``) pass without running
     the JSON Schema when that check accepts; the schema then only explains failures.
     """
-    from arbiter.core.shapes import FAST
-
     fast = FAST.get(name)
     if fast is not None and fast(value):
         return

@@ -133,6 +133,7 @@ def _normalise(line: str, where: str = "") -> str:
 
     try:
         key = PublicKey.do_from_openssh_str(f"{algo} {parts[1]}")
+    # sshsig reports a key or algorithm it cannot handle as NotImplementedError.
     except (ValueError, NotImplementedError) as exc:
         key = ValueError(exc)
     if not isinstance(key, PublicKey):
@@ -250,6 +251,7 @@ def verify(obj: dict[str, Any], public_key: str, namespace: str) -> None:
     try:
         outer = SshsigSignature.from_armored(text)
         signer = PublicKey.do_from_ssh_encoding(outer.public_key)
+    # sshsig returns (or raises) NotImplementedError for key types it does not support.
     except (ValueError, NotImplementedError, UnicodeError):
         raise BadSignature(unreadable) from None
     if isinstance(signer, NotImplementedError):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers.scenario import Scenario as ScenarioBase
 
 from arbiter.core.engine import Event
 from arbiter.core.errors import IllegalAction
-from arbiter.core.rng import Rng
 from arbiter.games.momiji import MomijiEngine
 from arbiter.games.momiji.state import Pile, State, Turn
 
@@ -33,8 +33,8 @@ END: dict[str, Any] = {"kind": "end"}
 REVEAL: dict[str, Any] = {"kind": "reveal"}
 
 
-class Scenario:
-    """Build exact states and drive them with ``check`` and ``apply``."""
+class Scenario(ScenarioBase):
+    """Build exact Momiji states and drive them with ``check`` and ``apply``."""
 
     SEATS2, SEATS3, SEATS4 = SEATS2, SEATS3, SEATS4
     play = staticmethod(play)
@@ -43,13 +43,8 @@ class Scenario:
     END, REVEAL = END, REVEAL
 
     def __init__(self) -> None:
-        self.engine = MomijiEngine()
+        super().__init__(MomijiEngine(), b"momiji-rules-cases")
         self.options = self.engine.parse_options({})
-        self.entry = 0
-
-    def rng(self) -> Rng:
-        self.entry += 1
-        return Rng.for_entry(b"momiji-rules-cases", self.entry)
 
     def new_game(self, seats: list[str] | None = None, **options: str) -> tuple[State, list[Event]]:
         """Return a real setup (shuffled by a fixed stream)."""
@@ -109,39 +104,20 @@ class Scenario:
         self.engine.invariants(state)
         return state
 
-    def play_(self, state: State, seat: str, action: dict[str, Any]) -> list[Event]:
-        """Check then apply one decision, as the referee does; keep the invariants."""
-        self.engine.check(state, seat, action)
-        events = self.engine.apply(state, seat, action, self.rng())
-        self.engine.invariants(state)
-        return events
+    play_ = ScenarioBase.step
+    run = ScenarioBase.moves
 
-    def run(self, state: State, *moves: tuple[str, dict[str, Any]]) -> list[Event]:
-        """Play several decisions; return all their events."""
-        events: list[Event] = []
-        for seat, action in moves:
-            events += self.play_(state, seat, action)
-        return events
-
-    def illegal(self, state: State, seat: str, action: dict[str, Any]) -> IllegalAction:
+    def illegal(self, state: State, seat: str, action: Any) -> IllegalAction:
         """Return the rejection of a decision that must be illegal (and is not listed)."""
-        with pytest.raises(IllegalAction) as caught:
-            self.engine.check(state, seat, action)
+        rejection = super().illegal(state, seat, action)
         assert action not in self.engine.legal_actions(state, seat)
-        assert "\n" not in caught.value.message
-        return caught.value
+        assert "\n" not in rejection.message
+        return rejection
 
     def legal(self, state: State, seat: str, action: dict[str, Any]) -> None:
         """Assert a decision passes ``check`` and is listed."""
         self.engine.check(state, seat, action)
         assert action in self.engine.legal_actions(state, seat)
-
-    def turn(self, state: State) -> str | None:
-        prompt = self.engine.prompt(state)
-        return None if prompt is None else prompt.seat
-
-    def lines(self, events: list[Event], viewer: str | None = None) -> list[str]:
-        return [line for e in events if (line := self.engine.describe(e, viewer)) is not None]
 
 
 @pytest.fixture

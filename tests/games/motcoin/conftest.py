@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers.scenario import Scenario as ScenarioBase
 
 from arbiter.core.engine import Event
-from arbiter.core.errors import IllegalAction
-from arbiter.core.rng import Rng
 from arbiter.games.motcoin import MotCoinEngine, flow
 from arbiter.games.motcoin.state import Auction, Holding, State
 
@@ -28,8 +27,8 @@ def remove(card: str) -> dict[str, Any]:
     return {"kind": "remove", "card": card}
 
 
-class Scenario:
-    """Build exact states and drive them with ``check`` and ``apply``."""
+class Scenario(ScenarioBase):
+    """Build exact Mot Coin states and drive them with ``check`` and ``apply``."""
 
     SEATS3, SEATS4, SEATS5 = SEATS3, SEATS4, SEATS5
     bid = staticmethod(bid)
@@ -37,13 +36,8 @@ class Scenario:
     PASS = PASS
 
     def __init__(self) -> None:
-        self.engine = MotCoinEngine()
+        super().__init__(MotCoinEngine(), b"motcoin-rules-cases")
         self.options = self.engine.parse_options({})
-        self.entry = 0
-
-    def rng(self) -> Rng:
-        self.entry += 1
-        return Rng.for_entry(b"motcoin-rules-cases", self.entry)
 
     def new_game(self, seats: list[str] | None = None) -> tuple[State, list[Event]]:
         """Return a real setup (the draw pile shuffled by a fixed stream)."""
@@ -95,35 +89,11 @@ class Scenario:
         self.engine.invariants(state)
         return state
 
-    def play(self, state: State, seat: str, action: dict[str, Any]) -> list[Event]:
-        """Check then apply one decision, as the referee does; keep the invariants."""
-        self.engine.check(state, seat, action)
-        events = self.engine.apply(state, seat, action, self.rng())
-        self.engine.invariants(state)
-        return events
-
-    def run(self, state: State, *moves: tuple[str, dict[str, Any]]) -> list[Event]:
-        """Play several decisions; return all their events."""
-        events: list[Event] = []
-        for seat, action in moves:
-            events += self.play(state, seat, action)
-        return events
-
-    def illegal(self, state: State, seat: str, action: dict[str, Any]) -> IllegalAction:
-        """Return the rejection of a decision that must be illegal."""
-        with pytest.raises(IllegalAction) as caught:
-            self.engine.check(state, seat, action)
-        return caught.value
-
-    def turn(self, state: State) -> str | None:
-        prompt = self.engine.prompt(state)
-        return None if prompt is None else prompt.seat
+    play = ScenarioBase.step
+    run = ScenarioBase.moves
 
     def dice(self, state: State, seat: str, card: str) -> list[int]:
         return next(h.dice for h in state.players[seat].holdings if h.card == card)
-
-    def lines(self, events: list[Event], viewer: str | None = None) -> list[str]:
-        return [line for e in events if (line := self.engine.describe(e, viewer)) is not None]
 
 
 @pytest.fixture

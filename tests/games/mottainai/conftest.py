@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers.scenario import Scenario as ScenarioBase
 
 from arbiter.core.engine import Event
-from arbiter.core.errors import IllegalAction
-from arbiter.core.rng import Rng
 from arbiter.games.mottainai import MottainaiEngine, flow
 from arbiter.games.mottainai.actions import GameEnds
 from arbiter.games.mottainai.cards import deck_ids
@@ -41,8 +40,8 @@ PRAYER: dict[str, Any] = {"kind": "prayer"}
 TAILOR: dict[str, Any] = {"kind": "tailor"}
 
 
-class Scenario:
-    """Build exact states (no shuffle) and drive them with ``check`` and ``apply``."""
+class Scenario(ScenarioBase):
+    """Build exact Mottainai states (no shuffle) and drive them with ``check`` and ``apply``."""
 
     SEATS2, SEATS3, SEATS4 = SEATS2, SEATS3, SEATS4
     ret, task, smith, craft = (
@@ -54,13 +53,8 @@ class Scenario:
     DONE, NO_TASK, PRAYER, TAILOR = DONE, NO_TASK, PRAYER, TAILOR
 
     def __init__(self) -> None:
-        self.engine = MottainaiEngine()
-        self.entry = 0
+        super().__init__(MottainaiEngine(), b"mottainai-rules-cases")
         self.events: list[Event] = []
-
-    def rng(self) -> Rng:
-        self.entry += 1
-        return Rng.for_entry(b"mottainai-rules-cases", self.entry)
 
     def options(self, **raw: str) -> dict[str, Any]:
         return self.engine.parse_options(raw)
@@ -132,12 +126,7 @@ class Scenario:
         self.engine.invariants(state)
         return state
 
-    def play(self, state: State, seat: str, action: dict[str, Any]) -> list[Event]:
-        """Check then apply one decision, as the referee does; keep the invariants."""
-        self.engine.check(state, seat, action)
-        events = self.engine.apply(state, seat, action, self.rng())
-        self.engine.invariants(state)
-        return events
+    play = ScenarioBase.step
 
     def run(self, state: State, seat: str, *actions: dict[str, Any]) -> list[Event]:
         """Play several decisions of one seat; return all their events."""
@@ -146,21 +135,12 @@ class Scenario:
             events += self.play(state, seat, action)
         return events
 
-    def illegal(self, state: State, seat: str, action: Any) -> IllegalAction:
-        """Return the rejection of a decision that must be illegal."""
-        with pytest.raises(IllegalAction) as caught:
-            self.engine.check(state, seat, action)
-        return caught.value
-
     def prompt(self, state: State) -> tuple[str, str] | None:
         p = self.engine.prompt(state)
         return None if p is None else (p.seat, p.kind)
 
     def legal(self, state: State, seat: str | None = None) -> list[dict[str, Any]]:
         return self.engine.legal_actions(state, seat or state.current)
-
-    def lines(self, events: list[Event], viewer: str | None = None) -> list[str]:
-        return [line for e in events if (line := self.engine.describe(e, viewer)) is not None]
 
     def kinds(self, events: list[Event]) -> list[str]:
         return [e.kind for e in events]

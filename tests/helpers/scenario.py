@@ -1,0 +1,56 @@
+"""The part every game's scenario builder shares: drive exact states as the referee does.
+
+Each game's ``tests/games/<game>/conftest.py`` subclasses ``Scenario`` and adds how to
+build its exact tables and its decision shorthands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from arbiter.core.engine import Engine, Event
+from arbiter.core.errors import IllegalAction
+from arbiter.core.rng import Rng
+
+
+class Scenario:
+    """Check, apply and narrate decisions on states built by hand (no shuffle)."""
+
+    def __init__(self, engine: Engine, label: bytes):
+        self.engine = engine
+        self.label = label
+        self.entry = 0
+
+    def rng(self) -> Rng:
+        """Return a fresh stream for the next decision, as a new chain entry would get."""
+        self.entry += 1
+        return Rng.for_entry(self.label, self.entry)
+
+    def step(self, state: Any, seat: str, action: dict[str, Any]) -> list[Event]:
+        """Check then apply one decision, as the referee does; keep the invariants."""
+        self.engine.check(state, seat, action)
+        events = self.engine.apply(state, seat, action, self.rng())
+        self.engine.invariants(state)
+        return events
+
+    def moves(self, state: Any, *moves: tuple[str, dict[str, Any]]) -> list[Event]:
+        """Play several (seat, decision) pairs; return all their events."""
+        events: list[Event] = []
+        for seat, action in moves:
+            events += self.step(state, seat, action)
+        return events
+
+    def illegal(self, state: Any, seat: str, action: Any) -> IllegalAction:
+        """Return the rejection of a decision that must be illegal."""
+        with pytest.raises(IllegalAction) as caught:
+            self.engine.check(state, seat, action)
+        return caught.value
+
+    def turn(self, state: Any) -> str | None:
+        prompt = self.engine.prompt(state)
+        return None if prompt is None else prompt.seat
+
+    def lines(self, events: list[Event], viewer: str | None = None) -> list[str]:
+        return [line for e in events if (line := self.engine.describe(e, viewer)) is not None]
