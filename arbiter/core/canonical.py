@@ -60,7 +60,21 @@ _STRICT_DECODER = json.JSONDecoder(
     parse_constant=_no_constant,
     parse_int=_checked_int,
 )
-_CANONICAL_DECODER = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_constant)
+
+
+def _quick_int(text: str) -> int:
+    # A ValueError sends the input to ``parse_strict``, which names the problem.
+    if len(text) > 17:
+        raise ValueError("integer out of range")
+    value = int(text)
+    if abs(value) > MAX_SAFE_INT:
+        raise ValueError("integer out of range")
+    return value
+
+
+_CANONICAL_DECODER = json.JSONDecoder(
+    parse_float=_no_float, parse_constant=_no_constant, parse_int=_quick_int
+)
 
 
 def depth(value: Any) -> int:
@@ -105,22 +119,15 @@ def parse_strict(data: bytes, what: str = "file") -> Any:
     return value
 
 
-_LONG_INT = re.compile(rb"[0-9]{16}")
-
-
 def parse_canonical(data: bytes, what: str = "file") -> Any:
     """Parse bytes that must already be canonical, as strictly as ``parse_strict``, faster.
 
     Equality with the canonical re-encoding rules out duplicate keys, whitespace, a BOM and
-    odd escapes; the float and NaN hooks fire only when such a number occurs. Anything
-    the quick path cannot vouch for (a long digit run, many brackets, a decode error) goes
+    odd escapes; the number hooks fire only when a number occurs. Anything the quick
+    path cannot vouch for (an integer out of range, many brackets, a decode error) goes
     to ``parse_strict``, which names the problem.
     """
-    if (
-        len(data) <= MAX_BYTES
-        and _LONG_INT.search(data) is None
-        and data.count(b"[") + data.count(b"{") <= MAX_DEPTH
-    ):
+    if len(data) <= MAX_BYTES and data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
         try:
             value, _ = _CANONICAL_DECODER.raw_decode(data.decode("utf-8"))
             if canonical(value) == data:
@@ -204,7 +211,19 @@ _compact_py = json.JSONEncoder(
 ).encode
 
 
+_quote = json.encoder.encode_basestring  # no ASCII escaping, as ensure_ascii=False
+_SCALARS = {True: "true", False: "false", None: "null"}
+
+
 def _compact(value: Any) -> str:
+    # Strings and plain integers (most leaves of a state file) skip the encoder's setup.
+    kind = type(value)
+    if kind is str:
+        return _quote(value)
+    if kind is int:
+        return str(value)
+    if value is None or kind is bool:
+        return _SCALARS[value]
     return "".join(_compact_c(value, 0)) if _compact_c is not None else _compact_py(value)
 PRETTY_LEVELS = 3
 
@@ -225,7 +244,7 @@ def _pretty(value: Any, depth: int) -> str:
     if depth < PRETTY_LEVELS:
         pad, inner = "  " * depth, "  " * (depth + 1)
         if isinstance(value, dict) and value:
-            members = [f"{inner}{_compact(k)}: {_pretty(value[k], depth + 1)}" for k in sorted(value)]
+            members = [f"{inner}{_quote(k)}: {_pretty(value[k], depth + 1)}" for k in sorted(value)]
             return "{\n" + ",\n".join(members) + "\n" + pad + "}"
         if isinstance(value, list) and value and any(isinstance(v, (dict, list)) for v in value):
             return "[\n" + ",\n".join(inner + _pretty(v, depth + 1) for v in value) + "\n" + pad + "]"

@@ -23,7 +23,7 @@ from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
 from arbiter.core.publish import apply_record
 from arbiter.core.rng import commitment
 from arbiter.core.schemas import validate
-from arbiter.core.table import Table
+from arbiter.core.table import EntryLines, Table
 
 
 @dataclass
@@ -52,7 +52,21 @@ class _LogReader:
             raise VerificationFailed(f"{path} is missing") from None
 
     def expect(self, lines: list[str], where: str) -> None:
+        """Read ``lines`` next, or raise naming the first line that differs."""
+        if lines:
+            self.expect_block(("\n".join(lines) + "\n").encode(), lines, where)
+
+    def expect_block(self, block: bytes, lines: list[str], where: str) -> None:
+        """Read ``block`` (``lines`` joined, each ending in a newline) next, or explain.
+
+        One read and one comparison per entry keeps replays fast; only a mismatch
+        goes back over the lines one by one to name the first that differs.
+        """
         assert self.handle is not None
+        start = self.handle.tell()
+        if self.handle.read(len(block)) == block:
+            return
+        self.handle.seek(start)
         for expected in lines:
             found = self.handle.readline()
             if found != expected.encode() + b"\n":
@@ -60,6 +74,7 @@ class _LogReader:
                 raise VerificationFailed(
                     f"{self.path} differs {where}: expected {expected[:80]!r}, found {shown!r}"
                 )
+        raise AssertionError("unreachable: the block differs but no line does")  # pragma: no cover
 
     def finish(self, where: str) -> None:
         assert self.handle is not None
@@ -68,6 +83,19 @@ class _LogReader:
         if extra:
             shown = extra.rstrip()[:80].decode("utf-8", "replace")
             raise VerificationFailed(f"{self.path} has extra lines {where}: {shown!r}")
+
+
+def _expect_entry(logs: dict[str | None, _LogReader], seq: int, produced: EntryLines) -> None:
+    """Compare one entry's lines with every log; seats that read the public lines share them."""
+    public = views.log_entry(seq, produced.public)
+    public_block = ("\n".join(public) + "\n").encode() if public else b""
+    for seat, reader in logs.items():
+        lines = produced.public if seat is None else produced.seats.get(seat, [])
+        if lines == produced.public:
+            if public_block:
+                reader.expect_block(public_block, public, f"at entry #{seq}")
+        else:
+            reader.expect(views.log_entry(seq, lines), f"at entry #{seq}")
 
 
 def _fail(message: str) -> VerificationFailed:
@@ -204,9 +232,7 @@ def _replay(
                 raise _fail(
                     f"entry #{seq}: the published chain line differs from the replay (its summary)"
                 )
-            for seat, reader in logs.items():
-                lines = produced.public if seat is None else produced.seats.get(seat, [])
-                reader.expect(views.log_entry(seq, lines), f"at entry #{seq}")
+            _expect_entry(logs, seq, produced)
             head = entry["hash"]
             report.entries += 1
         if records.handle is not None and records.handle.readline():

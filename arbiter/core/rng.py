@@ -34,12 +34,12 @@ def derive_seed(secret: bytes, game_id: str, entropies: list[bytes]) -> bytes:
         if len(entropy) != 32:
             raise ValueError("each join entropy must be 32 bytes")
     message = SEED_TAG + b"\x00" + game_id.encode() + b"\x00" + b"".join(entropies)
-    return hmac.new(secret, message, hashlib.sha256).digest()
+    return hmac.digest(secret, message, "sha256")
 
 
 def stream_key(seed: bytes, entry: int) -> bytes:
     """Return the key of chain entry ``entry``'s stream: HMAC(seed, "stream" ‖ u64be(n))."""
-    return hmac.new(seed, STREAM_TAG + entry.to_bytes(8, "big"), hashlib.sha256).digest()
+    return hmac.digest(seed, STREAM_TAG + entry.to_bytes(8, "big"), "sha256")
 
 
 class Rng:
@@ -49,10 +49,12 @@ class Rng:
     and never reused.
     """
 
-    __slots__ = ("_buffer", "_counter", "_key", "_pos")
+    __slots__ = ("_buffer", "_counter", "_entry", "_key", "_pos", "_seed")
 
     def __init__(self, key: bytes):
-        self._key = key
+        self._key: bytes | None = key
+        self._seed = b""
+        self._entry = 0
         self._counter = 0
         self._buffer = b""
         self._pos = 0
@@ -60,15 +62,21 @@ class Rng:
     @classmethod
     def for_entry(cls, seed: bytes, entry: int) -> Rng:
         """Return the stream for chain entry ``entry`` (entry 0 is the setup)."""
-        return cls(stream_key(seed, entry))
+        # The key is derived on the first draw: most entries of most games draw nothing,
+        # and a replay creates one stream per entry.
+        rng = cls(b"")
+        rng._key, rng._seed, rng._entry = None, seed, entry
+        return rng
 
     def bytes(self, n: int) -> bytes:
         """Return the next ``n`` bytes of the stream."""
         out = bytearray()
         while len(out) < n:
             if self._pos == len(self._buffer):
+                if self._key is None:
+                    self._key = stream_key(self._seed, self._entry)
                 block = self._counter.to_bytes(8, "big")
-                self._buffer = hmac.new(self._key, block, hashlib.sha256).digest()
+                self._buffer = hmac.digest(self._key, block, "sha256")
                 self._counter += 1
                 self._pos = 0
             take = min(n - len(out), len(self._buffer) - self._pos)

@@ -182,6 +182,8 @@ def test_parse_canonical_reads_back_every_canonical_value(value: Any) -> None:
         b'{"a":1.5}',  # float
         b'{"a":NaN}',
         b'{"a":9007199254740993}',  # beyond 2^53 - 1
+        b'{"a":-9007199254740992}',  # beyond -(2^53 - 1)
+        b'{"a":123456789012345678901234}',  # far beyond, and long
         b'\xef\xbb\xbf{"a":1}',  # BOM
         b'{"a":"\\ud800"}',  # lone surrogate
         b"[" * 70 + b"]" * 70,  # too deep

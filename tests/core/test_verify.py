@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shutil
@@ -201,6 +202,27 @@ def test_changed_byte_in_a_player_log(revealed: Table) -> None:
     data[match.start(1)] = ord("8") if match.group(1) == b"9" else ord("9")
     log.write_bytes(bytes(data))
     fails(revealed.root, r"players/alice/log\.md differs at entry #\d+")
+
+
+def test_a_replayed_log_names_the_line_that_differs_within_an_entry(revealed: Table) -> None:
+    """Logs are compared an entry at a time; a mismatch still names the exact line."""
+    log = revealed.gd.public_log
+    lines = log.read_text().splitlines(keepends=True)
+    tagged = [i for i, line in enumerate(lines) if line.startswith("- `#")]
+    # The last line of the first entry that has several lines.
+    index = next(i for i, j in itertools.pairwise(tagged) if lines[i][:6] == lines[j][:6])
+    index = max(j for j in tagged if lines[j][:6] == lines[index][:6])
+    original = lines[index].rstrip("\n")
+    lines[index] = original + " (edited)\n"
+    log.write_text("".join(lines))
+    fails(revealed.root, rf"public/log\.md differs at entry #\d+: expected {re.escape(repr(original[:80]))}")
+
+
+def test_a_truncated_log_is_named(revealed: Table) -> None:
+    log = revealed.gd.seat_log("bob")
+    data = log.read_bytes()
+    log.write_bytes(data[: len(data) // 2])
+    fails(revealed.root, r"players/bob/log\.md differs at entry #\d+")
 
 
 def test_changed_byte_in_a_state_file(revealed: Table) -> None:
