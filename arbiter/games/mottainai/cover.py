@@ -6,7 +6,7 @@ works of a material cannot cover every helper (sale) of it, none is covered.
 
 from __future__ import annotations
 
-from arbiter.games.mottainai.cards import VALUE, card
+from arbiter.games.mottainai.cards import MATERIAL, VALUE, card
 from arbiter.games.mottainai.effects.dispatch import identity, query
 from arbiter.games.mottainai.state import State
 
@@ -30,17 +30,20 @@ def wing_works(state: State, seat: str, wing: str) -> list[str]:
 
 def capacity(state: State, seat: str, wing: str, mat: str) -> int:
     """Return how many cards of ``mat`` the works in ``wing`` cover (rules: Cover)."""
-    n = sum(1 for w in wing_works(state, seat, wing) if work_material(state, w) == mat)
-    return n * VALUE[mat]
+    # A Kite copy counts as its model, as in ``work_material``.
+    models = [identity(state, w) for w in wing_works(state, seat, wing)]
+    return count(models, mat) * VALUE[mat]
 
 
 def count(cards: list[str], mat: str) -> int:
-    return sum(1 for c in cards if card(c).material == mat)
+    """Return how many of ``cards`` are of material ``mat``."""
+    return list(map(MATERIAL.__getitem__, cards)).count(mat)
 
 
 def helper_count(state: State, seat: str, mat: str) -> int:
     """Return the seat's ``mat`` helpers, with Fountain's revealed cards during a task (M-R6)."""
-    n = count(state.players[seat].helpers, mat)
+    helpers = state.players[seat].helpers
+    n = count(helpers, mat) if helpers else 0
     task = state.task
     if task is not None and seat == state.current and task["material"] == mat:
         n += task.get("helpers", 0)

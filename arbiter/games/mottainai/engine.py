@@ -99,8 +99,10 @@ class MottainaiEngine(Engine):
 
     def describe_all(self, event: Event, viewers: list[str | None]) -> list[str | None]:
         # Most lines read the same for everyone: narrate them once (replay speed).
-        if event.kind in narrate.PERSONAL or event.kind in NARRATORS:
+        if event.kind in NARRATORS:
             return [narrate.describe(event, viewer) for viewer in viewers]
+        if event.kind in narrate.PERSONAL:
+            return narrate.describe_personal(event, viewers)
         line = narrate.describe(event, None)
         return [line] * len(viewers)
 

@@ -7,12 +7,13 @@ turn's phase, innermost first, so each prompt resumes where it stopped.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from arbiter.core.engine import Event, Prompt
 from arbiter.games.mottainai import actions, scoring
 from arbiter.games.mottainai.actions import GameEnds
-from arbiter.games.mottainai.cards import TASKS, card
+from arbiter.games.mottainai.cards import INSTANCES, TASKS
 from arbiter.games.mottainai.cover import helper_actions
 from arbiter.games.mottainai.effects import dispatch
 from arbiter.games.mottainai.state import HAND_LIMIT, State
@@ -30,6 +31,26 @@ HINTS = {
 }
 
 
+PROMPTS = 4096
+"""How many distinct prompts of each sort stay built (see ``_step_prompt``)."""
+STEP_KINDS = {"action": "action", "hand-limit": "return", "old-task": "old-task"}
+"""The prompt kind of each phase that waits for a decision (any other: "task")."""
+
+
+def due(state: State) -> str | None:
+    """Return the kind of ``prompt(state)`` without building it; ``None`` once over.
+
+    It is always the current seat's decision. ``check``, ``apply`` and ``legal_actions``
+    ask this for every decision; it must follow ``prompt`` exactly.
+    """
+    if state.result is not None:
+        return None
+    frames = state.frames
+    if frames:
+        return "tailor" if frames[-1]["type"] == "tailor" else "effect"
+    return STEP_KINDS.get(state.phase, "task")
+
+
 def prompt(state: State) -> Prompt | None:
     """Return who decides now and what; ``None`` once the game is over."""
     if state.result is not None:
@@ -38,32 +59,44 @@ def prompt(state: State) -> Prompt | None:
     if state.frames:
         frame = state.frames[-1]
         if frame["type"] == "tailor":
-            return Prompt(seat, "tailor", {"hint": HINTS["tailor"]})
-        return Prompt(seat, "effect", {"moment": frame["moment"], "hint": HINTS["effect"]})
+            return _step_prompt(seat, "tailor")
+        return _effect_prompt(seat, frame["moment"])
     phase = state.phase
     if phase == "action":
         task = state.task
         assert task is not None
-        name = TASKS[task["material"]]
-        n = task["done"] + 1
-        return Prompt(
-            seat,
-            "action",
-            {
-                "task": name,
-                "owner": task["owner"],
-                "action": n,
-                "of": task["total"],
-                "hint": ACTION_HINTS[name],
-            },
+        return _action_prompt(
+            seat, task["material"], task["owner"], task["done"] + 1, task["total"]
         )
     if phase == "hand-limit":
-        return Prompt(
-            seat, "return", {"hand": len(state.players[seat].hand), "hint": HINTS["return"]}
-        )
+        return _return_prompt(seat, len(state.players[seat].hand))
     if phase == "old-task":
-        return Prompt(seat, "old-task", {"hint": HINTS["old-task"]})
-    return Prompt(seat, "task", {"hint": HINTS["task"]})
+        return _step_prompt(seat, "old-task")
+    return _step_prompt(seat, "task")
+
+
+# A prompt is a frozen value of a few strings and numbers, asked for several times per
+# decision by the referee: each is built once and shared (its detail is read-only).
+@lru_cache(maxsize=PROMPTS)
+def _step_prompt(seat: str, kind: str) -> Prompt:
+    return Prompt(seat, kind, {"hint": HINTS[kind]})
+
+
+@lru_cache(maxsize=PROMPTS)
+def _effect_prompt(seat: str, moment: str) -> Prompt:
+    return Prompt(seat, "effect", {"moment": moment, "hint": HINTS["effect"]})
+
+
+@lru_cache(maxsize=PROMPTS)
+def _return_prompt(seat: str, hand: int) -> Prompt:
+    return Prompt(seat, "return", {"hand": hand, "hint": HINTS["return"]})
+
+
+@lru_cache(maxsize=PROMPTS)
+def _action_prompt(seat: str, material: str, owner: str, n: int, of: int) -> Prompt:
+    name = TASKS[material]
+    detail = {"task": name, "owner": owner, "action": n, "of": of, "hint": ACTION_HINTS[name]}
+    return Prompt(seat, "action", detail)
 
 
 def advance(state: State, events: list[Event]) -> None:
@@ -75,37 +108,38 @@ def advance(state: State, events: list[Event]) -> None:
                 return
             state.frames.pop()
             continue
+        # The steps of Noon come first: they are by far the most frequent.
         phase = state.phase
-        seat = state.current
-        p = state.players[seat]
-        if phase == "hand-limit":
-            # Rules: Morning: return down to five; Handkerchief may replace this step.
-            if len(p.hand) > HAND_LIMIT or (
-                not state.memo.get("returned") and dispatch.step_offers(state, seat, "hand-limit")
-            ):
-                return
-            state.phase = "old-task"
-        elif phase == "old-task":
-            if not state.memo.get("old-task") and dispatch.step_offers(state, seat, "old-task"):
-                return
-            discard_old_task(state, seat, events)
-        elif phase == "morning":
-            state.phase = "choose-task"
-        elif phase == "choose-task":
-            return
-        elif phase == "noon":
-            next_task(state, events)
-        elif phase == "count":
-            count_actions(state, events)
-        elif phase == "action":
+        if phase == "action":
             task = state.task
             assert task is not None
             if task["done"] < task["total"]:
                 return
             state.task = None
             state.phase = "noon"
+        elif phase == "noon":
+            next_task(state, events)
+        elif phase == "count":
+            count_actions(state, events)
+        elif phase == "choose-task":
+            return
         elif phase == "night":
             night(state, events)
+        elif phase == "hand-limit":
+            # Rules: Morning: return down to five; Handkerchief may replace this step.
+            seat = state.current
+            if len(state.players[seat].hand) > HAND_LIMIT or (
+                not state.memo.get("returned") and dispatch.step_offers(state, seat, "hand-limit")
+            ):
+                return
+            state.phase = "old-task"
+        elif phase == "old-task":
+            seat = state.current
+            if not state.memo.get("old-task") and dispatch.step_offers(state, seat, "old-task"):
+                return
+            discard_old_task(state, seat, events)
+        elif phase == "morning":
+            state.phase = "choose-task"
         else:  # pragma: no cover - a corrupt state
             raise AssertionError(f"unknown phase {phase!r}")
 
@@ -167,7 +201,7 @@ def next_task(state: State, events: list[Event]) -> None:
     state.task = {
         "owner": owner,
         "card": p.task,
-        "material": card(p.task).material,
+        "material": INSTANCES[p.task].material,
         "extra": state.memo.get("own_extra", 0) if owner == seat else 0,  # Doll: +1
         "done": 0,
         "total": 0,
@@ -175,7 +209,7 @@ def next_task(state: State, events: list[Event]) -> None:
     state.phase = "count"
     # Obstruction (Mask, Curtain, Tower) applies when an opponent reaches the owner's task;
     # a team partner is no opponent (rules: Team Play).
-    if owner not in state.opponents(seat) or not dispatch.obstruct(state, seat, owner):
+    if not state.is_opponent(seat, owner) or not dispatch.obstruct(state, seat, owner):
         dispatch.open_frame(state, seat, "before_task", {"owner": owner})
 
 
@@ -185,7 +219,7 @@ def count_actions(state: State, events: list[Event]) -> None:
     assert task is not None
     seat = state.current
     bonus, covered = helper_actions(state, seat, task["material"])
-    opponent = task["owner"] in state.opponents(seat)  # a partner is none (Team Play)
+    opponent = state.is_opponent(seat, task["owner"])  # a partner is none (Team Play)
     if opponent:  # Bangle: no helper actions on its owner's task
         bonus = dispatch.query(state, task["owner"], "opponent_helpers", bonus)
     task["total"] = 1 + bonus + task["extra"]
@@ -257,10 +291,11 @@ def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
     state.revealed = None
     kind = action["kind"]
     try:
-        now = prompt(state)
-        assert now is not None
-        where = now.kind
-        if kind == "use" and where != "action":  # boosters go to ``actions.perform``
+        where = due(state)
+        assert where is not None
+        if where == "action":  # the task's actions, boosters (``use``) included
+            actions.perform(state, seat, action, events)
+        elif kind == "use":
             if where == "effect":
                 dispatch.use(state, state.frames[-1], action, events)
             else:
@@ -281,10 +316,8 @@ def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
         elif where == "old-task":
             state.memo["old-task"] = True
             discard_old_task(state, seat, events)
-        elif where == "task":
+        else:  # the task step
             choose_task(state, seat, action.get("card"), events)
-        else:
-            actions.perform(state, seat, action, events)
         advance(state, events)
     except GameEnds as end:
         finish(state, end, events)

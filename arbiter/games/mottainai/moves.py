@@ -31,6 +31,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "craft": ("work", "wing"),
     "prayer": (),
 }
+OWN_KIND = {mat: name.lower() for mat, name in TASKS.items()}
+"""The decision kind of each material's task action (``clerk`` for PAPER, …)."""
+WANT = {kind: frozenset({"kind", *fields}) for kind, fields in FIELDS.items()}
+"""The exact field set of each decision kind but ``use``."""
 USE_FIELDS = ("target", "cards", "material", "wing", "option")
 """Parameters an effect may ask for in ``{"kind": "use", "card": WORK, ...}``."""
 RULE = {
@@ -45,10 +49,9 @@ RULE = {
 
 def legal_actions(state: State, seat: str) -> list[dict[str, Any]]:
     """Return every decision ``seat`` may take now ([] if it is not its decision)."""
-    now = flow.prompt(state)
-    if now is None or now.seat != seat:
+    kind = flow.due(state)
+    if kind is None or seat != state.current:
         return []
-    kind = now.kind
     p = state.players[seat]
     if kind == "action":
         return actions.legal(state, seat)
@@ -72,58 +75,99 @@ def legal_actions(state: State, seat: str) -> list[dict[str, Any]]:
 
 def check(state: State, seat: str, action: Any) -> None:
     """Raise ``IllegalAction`` unless ``action`` is one of ``legal_actions``."""
-    now = flow.prompt(state)
-    if now is None:
+    where = flow.due(state)
+    if where is None:
         raise reject("the game is over: no more decisions", "Rules: Game End")
-    if seat != now.seat:
-        raise reject(f"it is {now.seat}'s decision ({now.kind}), not {seat}'s", "Rules: Your turn")
+    if seat != state.current:
+        raise reject(
+            f"it is {state.current}'s decision ({where}), not {seat}'s", "Rules: Your turn"
+        )
     if isinstance(action, dict):
-        fast = _fast(state, seat, now.kind, action)
+        fast = _fast(state, seat, where, action)
         if fast or (fast is None and action in legal_actions(state, seat)):
             return
-    raise reject(_why(state, seat, now.kind, action), RULE[now.kind])
+    raise reject(_why(state, seat, where, action), RULE[where])
 
 
 def _fast(state: State, seat: str, where: str, action: dict[str, Any]) -> bool | None:
-    """Decide the common task actions without listing them all (None: not decided here).
+    """Decide a decision without listing them all (None: left to the full list).
 
-    It accepts exactly what ``legal_actions`` lists (the conformance suite checks both).
+    It gives exactly the verdict of ``action in legal_actions(...)`` (the conformance
+    suite checks both). A listed decision has exactly the fields of its kind, so a field
+    count and membership tests of the values decide. ``use`` decisions, whose parameters
+    the effects define, are left to the list, as is a kind that is not a plain string.
     """
-    if where != "action" or _shape(action) is not None:
+    kind = action.get("kind")
+    if type(kind) is not str or kind == "use":
         return None
-    kind = action["kind"]
+    if where == "action":
+        return _fast_action(state, seat, kind, action)
+    size = len(action)
+    if where == "effect":  # done declines the trigger, if it may be declined
+        return kind == "done" and size == 1 and bool(state.frames[-1].get("optional", True))
+    hand = state.players[seat].hand
+    if where == "tailor":
+        if kind == "return":
+            return size == 2 and action.get("card") in hand
+        return kind == "done" and size == 1
+    if where == "task":
+        if kind == "task":
+            return size == 2 and action.get("card") in hand
+        return kind == "no_task" and size == 1
+    if where == "old-task":
+        return kind == "done" and size == 1
+    # The hand-limit step: return cards while over the limit, done once at or under it.
+    over = len(hand) > HAND_LIMIT
+    if kind == "return":
+        return over and size == 2 and action.get("card") in hand
+    return kind == "done" and size == 1 and not over
+
+
+def _fast_action(state: State, seat: str, kind: str, action: dict[str, Any]) -> bool | None:
+    """Decide an action of the current task that is not a ``use``, as ``actions.legal``."""
     task = state.task
     assert task is not None
     mat = task["material"]
-    own = TASKS[mat].lower()
-    p = state.players[seat]
-    if task.get("mask") and kind in ("prayer", "craft"):
-        return False  # Mask: only the task's own action (rules FAQ)
+    own = OWN_KIND[mat]
+    mask = task.get("mask", False)
+    size = len(action)
     if kind == "prayer":
-        return True
-    if kind in ("clerk", "monk", "potter", "tailor"):
-        if kind != own:
-            return False
-        if kind == "tailor":
-            return True
-        return action["card"] in (p.bench if kind == "clerk" else state.floor)
-    if kind == "craft":
-        work = action["work"]
-        if work not in p.hand or card(work).material != mat:
-            return False
-        on_bench = sum(1 for c in p.bench if card(c).material == mat)
-        return actions.supports_needed(state, seat, work, "craft") <= on_bench
-    if kind == "smith" and own == "smith":
-        work, support = action["work"], action["support"]
-        if work not in p.hand:
-            return False
-        wmat = card(work).material
-        if any(s == work or s not in p.hand or card(s).material != wmat for s in support):
-            return False
-        if any(a >= b for a, b in itertools.pairwise(support)):
-            return False  # one spelling: ids strictly increasing (M-R24)
-        return len(support) == actions.supports_needed(state, seat, work, "smith")
-    return None
+        return size == 1 and not mask  # Mask: only the task's own action (rules FAQ)
+    if kind == "done":
+        return size == 1 and bool(mask)  # Mask: the action may be skipped (M-R4)
+    if kind != own and kind != "craft":
+        return False  # another task's action, or no action at all
+    if kind == "tailor":
+        return size == 1
+    if kind != "smith" and kind != "craft":  # clerk, monk, potter
+        zone = state.players[seat].bench if kind == "clerk" else state.floor
+        return size == 2 and action.get("card") in zone
+    if kind == "craft" and mask:
+        return False
+    if _shape(action) is not None:
+        return None  # typed fields (a wing, a support list): let the list decide
+    if kind == "smith":
+        return _fast_smith(state, seat, action)
+    work = action["work"]
+    p = state.players[seat]
+    if work not in p.hand or card(work).material != mat:
+        return False
+    on_bench = sum(1 for c in p.bench if card(c).material == mat)
+    return actions.supports_needed(state, seat, work, "craft") <= on_bench
+
+
+def _fast_smith(state: State, seat: str, action: dict[str, Any]) -> bool:
+    """Decide a well-formed SMITH on a SMITH task, as ``actions.smith_options`` lists."""
+    work, support = action["work"], action["support"]
+    hand = state.players[seat].hand
+    if work not in hand:
+        return False
+    wmat = card(work).material
+    if any(s == work or s not in hand or card(s).material != wmat for s in support):
+        return False
+    if any(a >= b for a, b in itertools.pairwise(support)):
+        return False  # one spelling: ids strictly increasing (M-R24)
+    return len(support) == actions.supports_needed(state, seat, work, "smith")
 
 
 def _shape(action: Any) -> str | None:
@@ -131,13 +175,13 @@ def _shape(action: Any) -> str | None:
     if not isinstance(action, dict) or type(action.get("kind")) is not str:
         return 'a decision is an object with a "kind", e.g. {"kind": "prayer"}'
     kind = action["kind"]
-    if kind == "use":
-        extra = sorted(set(action) - {"kind", "card", *USE_FIELDS})
-        return f"unknown fields {extra} for use" if extra else None
-    if kind not in FIELDS:
+    want = WANT.get(kind)
+    if want is None:
+        if kind == "use":
+            extra = sorted(set(action) - {"kind", "card", *USE_FIELDS})
+            return f"unknown fields {extra} for use" if extra else None
         return f"unknown kind {kind!r}: one of {', '.join(sorted([*FIELDS, 'use']))}"
-    want = {"kind", *FIELDS[kind]}
-    if set(action) != want:
+    if action.keys() != want:
         return f"a {kind} decision has exactly the fields {sorted(want)}"
     for name in FIELDS[kind]:
         value = action[name]
@@ -146,7 +190,7 @@ def _shape(action: Any) -> str | None:
                 return "support is a list of card ids"
         elif type(value) is not str:
             return f"{name} must be a string"
-    if "wing" in action and action["wing"] not in WINGS:
+    if "wing" in want and action["wing"] not in WINGS:
         return f"wing is one of {list(WINGS)}"
     return None
 

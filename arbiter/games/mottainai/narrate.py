@@ -17,7 +17,8 @@ from arbiter.games.mottainai.effects.registry import NARRATORS
 
 WING_NAMES = {"gallery": "gallery", "gift_shop": "gift shop"}
 PERSONAL = frozenset({"deal", "return", "night"})
-"""Event kinds whose line depends on the reader (the others read alike for everyone)."""
+"""Event kinds whose line depends on the reader: the event's own seat reads more than the
+others, who all read alike (``describe_personal``); other kinds read alike for everyone."""
 
 
 def name(iid: str) -> str:
@@ -121,6 +122,17 @@ def describe(event: Event, viewer: str | None) -> str | None:
         return _result(d)
     told = NARRATORS.get(kind)  # events of effect modules (``@narrates``)
     return None if told is None else told(d, viewer)
+
+
+def describe_personal(event: Event, viewers: list[str | None]) -> list[str | None]:
+    """Return ``describe(event, v)`` for each viewer of a ``PERSONAL`` event.
+
+    Only the seat the event concerns reads more than everyone else: two lines at most.
+    """
+    seat = event.data.get("seat")
+    others = describe(event, None)
+    own = describe(event, seat) if seat is not None and seat in viewers else others
+    return [own if viewer is not None and viewer == seat else others for viewer in viewers]
 
 
 def _draw_why(why: str) -> str:

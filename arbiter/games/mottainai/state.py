@@ -97,6 +97,12 @@ class State:
         partner = self.partner(seat)
         return [s for s in self.clockwise_from(seat)[1:] if s != partner]
 
+    def is_opponent(self, seat: str, other: str) -> bool:
+        """Return whether ``other`` is among ``opponents(seat)``, without listing them."""
+        if other == seat or other not in self.seats:
+            return False
+        return not self.teams or other != self.partner(seat)
+
 
 def _player_json(p: Player) -> dict[str, Any]:
     return {

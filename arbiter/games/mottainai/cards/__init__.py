@@ -2,6 +2,8 @@
 
 from arbiter.games.mottainai.cards.catalog import (
     CARDS,
+    INSTANCES,
+    MATERIAL,
     MATERIALS,
     TASKS,
     VALUE,
@@ -14,6 +16,8 @@ from arbiter.games.mottainai.cards.catalog import (
 
 __all__ = [
     "CARDS",
+    "INSTANCES",
+    "MATERIAL",
     "MATERIALS",
     "TASKS",
     "VALUE",

@@ -125,15 +125,20 @@ def base_id(instance: str) -> str:
     return instance.partition("#")[0]
 
 
-_INSTANCES: dict[str, Card] = {}
+INSTANCES: dict[str, Card] = {}
+"""Every instance id (``kite``, ``kite#2``) → its card; hot loops index it instead of ``card``."""
 for _id, _card in CARDS.items():
-    _INSTANCES[_id] = _card
-    _INSTANCES[f"{_id}#2"] = _card
+    INSTANCES[_id] = _card
+    INSTANCES[f"{_id}#2"] = _card
+
+
+MATERIAL: dict[str, str] = {i: c.material for i, c in INSTANCES.items()}
+"""Every instance id → its material (counted in hot loops)."""
 
 
 def card(instance: str) -> Card:
     """Return the card of an instance id (``kite`` or ``kite#2``)."""
-    return _INSTANCES[instance]
+    return INSTANCES[instance]
 
 
 def deck_ids(decks: int) -> list[str]:

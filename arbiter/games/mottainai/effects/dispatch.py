@@ -10,14 +10,16 @@ come last, M-R8); effects of one group exclude each other (Sketch and Doll).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from arbiter.core.engine import Event
-from arbiter.games.mottainai.cards import card
-from arbiter.games.mottainai.effects.registry import QUERIES, REGISTRY, Effect
+from arbiter.games.mottainai.cards import INSTANCES, WINDOWS, Card, card
+from arbiter.games.mottainai.effects.registry import ANSWERING, REGISTRY, Effect
 from arbiter.games.mottainai.state import State
 
 MOMENTS = ("morning", "night", "before_task", "before_tailor", "after")
+AFTER = ("after_this", "after_work", "after_action")
 
 
 def identity(state: State, work: str) -> str:
@@ -26,12 +28,63 @@ def identity(state: State, work: str) -> str:
     return copies.get(work, work) if copies else work
 
 
+# The seat's works are walked several times per decision, and most have no effect of the
+# window asked for. These catalog-only indexes (instance ids, so ``kite#2`` too) let a walk
+# skip them without a registry look-up; the registry stays the authority (tests swap
+# effects in and out), which is sound because it keeps each effect in its card's window.
+BY_WINDOW: dict[str, frozenset[str]] = {
+    window: frozenset(i for i, c in INSTANCES.items() if c.window == window) for window in WINDOWS
+}
+"""Window → the instance ids of the cards of that window."""
+
+
+def _moments(c: Card) -> tuple[str, ...]:
+    """Return every ``moment`` for which ``_matches`` can accept an effect of card ``c``."""
+    if c.window in AFTER:
+        return ("after", c.window)
+    if c.window == "morning_night":
+        return (c.moment,)
+    return (c.window,)
+
+
+BY_MOMENT: dict[str, frozenset[str]] = {
+    moment: frozenset(i for i, c in INSTANCES.items() if moment in _moments(c))
+    for moment in sorted({m for c in INSTANCES.values() for m in _moments(c)})
+}
+"""Moment → the instance ids of the cards whose effect may answer a trigger at it."""
+_NONE: frozenset[str] = frozenset()
+
+
+def _registered(state: State, seat: str, ids: frozenset[str]) -> Sequence[tuple[str, Effect]]:
+    """Return ``(work, effect)`` for the seat's works counting as one of ``ids``, wing order.
+
+    Only works with a registered effect are listed.
+    """
+    p = state.players[seat]
+    gallery, gift_shop = p.gallery, p.gift_shop
+    if (
+        (not gallery or ids.isdisjoint(gallery))
+        and (not gift_shop or ids.isdisjoint(gift_shop))
+        and "copies" not in state.memo
+    ):
+        return ()  # the common case, decided without a Python loop
+    copies = state.memo.get("copies")
+    out = []
+    for work in gallery + gift_shop:
+        model = copies.get(work, work) if copies else work  # as ``identity``
+        if model in ids:
+            eff = REGISTRY.get(INSTANCES[model].id)
+            if eff is not None:
+                out.append((work, eff))
+    return out
+
+
 def _matches(eff: Effect, moment: str, work: str, ctx: dict[str, Any], state: State) -> bool:
     window = eff.window
     if moment == "after":
         if window == "after_this":
             return ctx.get("work") == work
-        return window in ("after_work", "after_action")
+        return window in AFTER
     if window == "morning_night":
         return card(identity(state, work)).moment == moment
     return window == moment
@@ -41,14 +94,9 @@ def candidates(
     state: State, seat: str, moment: str, ctx: dict[str, Any]
 ) -> list[tuple[str, Effect]]:
     """Return the seat's works whose implemented effect belongs to ``moment``."""
-    p = state.players[seat]
-    if not REGISTRY or not (p.gallery or p.gift_shop):
-        return []
-    copies = state.memo.get("copies") or {}
     out = []
-    for work in p.gallery + p.gift_shop:
-        eff = REGISTRY.get(card(copies.get(work, work)).id)
-        if eff is not None and _matches(eff, moment, work, ctx, state):
+    for work, eff in _registered(state, seat, BY_MOMENT.get(moment, _NONE)):
+        if _matches(eff, moment, work, ctx, state):
             out.append((work, eff))
     return out
 
@@ -81,7 +129,8 @@ def offers(state: State, frame: dict[str, Any]) -> list[dict[str, Any]]:
         if work in frame["used"] or (eff.group is not None and eff.group in frame["groups"]):
             continue
         choices = eff.offers(state, seat, work, ctx) if eff.offers is not None else [{}]
-        out.extend({"kind": "use", "card": work, **params} for params in choices)
+        for params in choices:
+            out.append({"kind": "use", "card": work, **params})
     return out
 
 
@@ -109,14 +158,11 @@ def use(state: State, frame: dict[str, Any], action: dict[str, Any], events: lis
 def step_offers(state: State, seat: str, step: str) -> list[dict[str, Any]]:
     """Return the instead-of decisions that may replace Morning ``step``."""
     out: list[dict[str, Any]] = []
-    if not REGISTRY:
-        return out
-    p = state.players[seat]
-    for work in p.gallery + p.gift_shop:
-        eff = REGISTRY.get(card(identity(state, work)).id)
-        if eff is not None and eff.window == "instead_of" and eff.step == step:
+    for work, eff in _registered(state, seat, BY_WINDOW["instead_of"]):
+        if eff.step == step:
             choices = eff.offers(state, seat, work, {"step": step}) if eff.offers else [{}]
-            out.extend({"kind": "use", "card": work, **params} for params in choices)
+            for params in choices:
+                out.append({"kind": "use", "card": work, **params})
     return out
 
 
@@ -131,26 +177,18 @@ def use_step(state: State, seat: str, action: dict[str, Any], events: list[Event
 
 def query(state: State, seat: str, name: str, value: Any, ctx: dict[str, Any] | None = None) -> Any:
     """Return ``value`` as the seat's passive effects (Go Set, Straw, …) modify it."""
-    if name not in QUERIES:
+    ids = ANSWERING.get(name)
+    if ids is None:
         return value
-    p = state.players[seat]
-    for work in p.gallery + p.gift_shop:
-        eff = REGISTRY.get(card(identity(state, work)).id)
-        if eff is not None and name in eff.queries:
+    for work, eff in _registered(state, seat, ids):
+        if name in eff.queries:
             value = eff.resolve(state, seat, work, name, value, ctx or {})
     return value
 
 
 def has_window(state: State, seat: str, window: str) -> bool:
     """Return whether one of the seat's works has an implemented effect of ``window``."""
-    if not REGISTRY:
-        return False
-    p = state.players[seat]
-    for work in p.gallery + p.gift_shop:
-        eff = REGISTRY.get(card(identity(state, work)).id)
-        if eff is not None and eff.window == window:
-            return True
-    return False
+    return bool(_registered(state, seat, BY_WINDOW.get(window, _NONE)))
 
 
 # -- follow-up choices, boosters and obstruction ------------------------------------------
@@ -207,13 +245,10 @@ def decline(state: State, events: list[Event]) -> None:
 def boosts(state: State, seat: str, ctx: dict[str, Any]) -> list[dict[str, Any]]:
     """Return the action-booster decisions for the next action (effects/boosters.py)."""
     out: list[dict[str, Any]] = []
-    if not REGISTRY:
-        return out
-    p = state.players[seat]
-    for work in p.gallery + p.gift_shop:
-        eff = REGISTRY.get(card(identity(state, work)).id)
-        if eff is not None and eff.window == "boosters" and eff.offers is not None:
-            out.extend({"kind": "use", "card": work, **c} for c in eff.offers(state, seat, work, ctx))
+    for work, eff in _registered(state, seat, BY_WINDOW["boosters"]):
+        if eff.offers is not None:
+            for params in eff.offers(state, seat, work, ctx):
+                out.append({"kind": "use", "card": work, **params})
     return out
 
 
@@ -242,10 +277,12 @@ def obstruct(state: State, seat: str, owner: str) -> bool:
     assert task is not None
     if query(state, owner, "mask", False):
         task["mask"] = True
+    gates = _registered(state, owner, BY_WINDOW["obstruction"])
+    if not gates:
+        return False
     gate = {"owner": owner, "material": task["material"], "step": "applies"}
-    for work in state.players[owner].gallery + state.players[owner].gift_shop:
-        eff = REGISTRY.get(card(identity(state, work)).id)
-        gate_offers = eff.offers if eff is not None and eff.window == "obstruction" else None
+    for work, eff in gates:
+        gate_offers = eff.offers
         if gate_offers is not None and gate_offers(state, seat, work, gate):
             ask(state, seat, work, "obstruction", {**gate, "step": "reveal"}, optional=True)
             return True

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from arbiter.games.mottainai.cards import CARDS, WINDOWS
+from arbiter.games.mottainai.cards import CARDS, INSTANCES, WINDOWS
 
 Offers = Callable[..., list[dict[str, Any]]]
 
@@ -46,8 +46,10 @@ class Effect:
 
 
 REGISTRY: dict[str, Effect] = {}
-QUERIES: set[str] = set()
-"""Every query name some registered effect answers (others are skipped at once)."""
+ANSWERING: dict[str, frozenset[str]] = {}
+"""Query name → the instance ids of every card ever registered to answer it (other names
+are skipped at once). A superset, as a test may swap an effect out again: ``dispatch.query``
+still asks the registry."""
 NARRATORS: dict[str, Callable[[dict[str, Any], str | None], str | None]] = {}
 """Log lines of effects' own event kinds: ``fn(data, viewer)`` (see ``narrates``)."""
 
@@ -97,7 +99,9 @@ def effect(
                 f'@effect("{card_id}"): an instead-of effect names the step it replaces'
             )
         REGISTRY[card_id] = Effect(card_id, window, fn, offers, last, group, step, queries)
-        QUERIES.update(queries)
+        instances = {i for i, c in INSTANCES.items() if c.id == card_id}
+        for name in queries:
+            ANSWERING[name] = ANSWERING.get(name, frozenset()) | instances
         return fn
 
     return register
