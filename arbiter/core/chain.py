@@ -102,30 +102,73 @@ def iter_chain(path: Path, manifest_digest: str) -> Iterator[dict[str, Any]]:
     prev: str | None = None
     with open(path, "rb") as handle:
         for seq, raw in enumerate(handle):
-            entry = _read_line(raw, seq)
-            if entry["seq"] != seq:
-                raise Tampered(
-                    f"chain entry {seq} carries seq {entry['seq']}: lines were reordered"
-                )
-            # The line is canonical, so the entry without its hash is the line without the
-            # hash member (keys are sorted; a quote inside a string is always escaped).
-            member = b',"hash":"' + entry["hash"].encode() + b'"'
-            if entry["hash"] != sha256_hex(raw[:-1].replace(member, b"", 1)):
-                raise Tampered(
-                    f"chain entry {seq} was altered: its hash does not match its content"
-                )
-            if entry["prev"] != prev:
-                raise Tampered(f"chain entry {seq} does not link to entry {seq - 1}")
-            if seq == 0:
-                if entry["kind"] != "genesis":
-                    raise Tampered("chain entry 0 is not the genesis entry")
-                if entry["digest"] != manifest_digest:
-                    raise Tampered(
-                        "game.json was changed after the game was created (genesis digest differs)"
-                    )
-            elif entry["kind"] == "genesis":
-                raise Tampered(f"chain entry {seq} claims to be a second genesis entry")
+            entry = check_line(raw, seq, prev, manifest_digest)
             prev = entry["hash"]
             yield entry
     if prev is None:
         raise Tampered("chain.jsonl is empty: the genesis entry is missing")
+
+
+def check_line(raw: bytes, seq: int, prev: str | None, manifest_digest: str) -> dict[str, Any]:
+    """Return line ``seq`` of the chain as an entry, proving its form, hash and link.
+
+    ``prev`` is the hash of the entry before it (``None`` for the genesis entry).
+    Raises ``Tampered`` naming what is wrong.
+    """
+    entry = _read_line(raw, seq)
+    if entry["seq"] != seq:
+        raise Tampered(f"chain entry {seq} carries seq {entry['seq']}: lines were reordered")
+    # The line is canonical, so the entry without its hash is the line without the hash
+    # member (keys are sorted; a quote inside a string is always escaped).
+    member = b',"hash":"' + entry["hash"].encode() + b'"'
+    if entry["hash"] != sha256_hex(raw[:-1].replace(member, b"", 1)):
+        raise Tampered(f"chain entry {seq} was altered: its hash does not match its content")
+    if entry["prev"] != prev:
+        raise Tampered(f"chain entry {seq} does not link to entry {seq - 1}")
+    if seq == 0:
+        if entry["kind"] != "genesis":
+            raise Tampered("chain entry 0 is not the genesis entry")
+        if entry["digest"] != manifest_digest:
+            raise Tampered(
+                "game.json was changed after the game was created (genesis digest differs)"
+            )
+    elif entry["kind"] == "genesis":
+        raise Tampered(f"chain entry {seq} claims to be a second genesis entry")
+    return entry
+
+
+def entry_line(
+    seq: int, kind: str, seat: str | None, prev: str | None, file_digest: str, summary: list[str]
+) -> tuple[bytes, str]:
+    """Return ``line(make_entry(...))`` and the entry's hash, encoding the entry only once.
+
+    A replay rebuilds every line it checks, so this is on its hot path. Keys are sorted,
+    so the hash member sits between ``format`` and ``kind``; neither the digest nor the
+    format value can contain the text ``,"kind":``.
+    """
+    body = canonical(
+        {
+            "format": CHAIN_FORMAT,
+            "seq": seq,
+            "kind": kind,
+            "seat": seat,
+            "prev": prev,
+            "digest": file_digest,
+            "summary": summary,
+        }
+    )
+    entry_hash = sha256_hex(body)
+    member = b',"hash":"' + entry_hash.encode() + b'","kind":'
+    return body.replace(b',"kind":', member, 1) + b"\n", entry_hash
+
+
+_DIGEST_AT = slice(len(b'{"digest":"'), len(b'{"digest":"') + len("sha256:") + 64)
+
+
+def line_digest(raw: bytes) -> bytes:
+    """Return the signed-file digest of a canonical chain line, without parsing it.
+
+    The ``digest`` member comes first in a canonical line (keys are sorted). On a line
+    that is not canonical this returns garbage, which ``check_line`` then explains.
+    """
+    return raw[_DIGEST_AT]

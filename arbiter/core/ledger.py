@@ -84,13 +84,21 @@ class Records:
 
     def read(self, seq: int, expected: str) -> dict[str, Any]:
         """Return entry ``seq``'s signed file, checked against the chain's digest."""
-        raw = self.handle.readline() if self.handle is not None else b""
-        if not raw.endswith(b"\n"):
-            raise Tampered(f"signed file of chain entry {seq} is missing from {self.path.name}")
-        data = raw[:-1]
+        data = self.read_raw(seq)
         # Stored files are canonical, so hashing the line is hashing the canonical bytes.
         if sha256_hex(data) != expected:
             raise Tampered(f"signed file of chain entry {seq} does not match its chain digest")
+        return self.parse(seq, data)
+
+    def read_raw(self, seq: int) -> bytes:
+        """Return the bytes of entry ``seq``'s signed file (its line without the newline)."""
+        raw = self.handle.readline() if self.handle is not None else b""
+        if not raw.endswith(b"\n"):
+            raise Tampered(f"signed file of chain entry {seq} is missing from {self.path.name}")
+        return raw[:-1]
+
+    def parse(self, seq: int, data: bytes) -> dict[str, Any]:
+        """Parse entry ``seq``'s signed file, which must be canonical JSON of an object."""
         try:
             obj = parse_canonical(data, f"signed file {seq}")
         except ArbiterError as exc:

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from arbiter.core import views
-from arbiter.core.canonical import parse_strict, pretty
-from arbiter.core.chain import iter_chain
+from arbiter.core.canonical import parse_strict, pretty, sha256_hex
+from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest
 from arbiter.core.errors import ArbiterError, VerificationFailed
 from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
@@ -150,6 +150,64 @@ def _public_only(
     )
 
 
+def _replay_entry(
+    table: Table,
+    records: Records,
+    seq: int,
+    raw: bytes,
+    head: str,
+    manifest: dict[str, Any],
+    manifest_digest: str,
+    keys: dict[str, str],
+    report: Report,
+    signatures: bool,
+) -> tuple[EntryLines, str, str | None, str]:
+    """Replay chain line ``seq`` from its signed file; return its lines, kind, seat, digest."""
+    from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE
+    from arbiter.core.signing import verify as verify_signature
+
+    if seq == 0:
+        return table.genesis(), "genesis", None, manifest_digest
+    data = records.read_raw(seq)
+    file_digest = sha256_hex(data)
+    if line_digest(raw) != file_digest.encode():
+        check_line(raw, seq, head or None, manifest_digest)  # names a damaged line first
+        raise _fail(f"signed file of chain entry {seq} does not match its chain digest")
+    try:
+        signed = records.parse(seq, data)
+        kind = classify(signed, f"signed file of entry #{seq}")
+        if signed["game"] != manifest["game"]:
+            raise _fail(f"entry #{seq}: the signed file does not match its chain entry")
+        if signed["seat"] not in keys:
+            raise _fail(f"entry #{seq}: seat {signed['seat']} is not a seat of game.json")
+        namespace = NAMESPACE_JOIN if kind == "join" else NAMESPACE_MOVE
+        if signatures:
+            verify_signature(signed, keys[signed["seat"]], namespace)
+            report.signatures += 1
+        if kind == "move" and signed["after"] != head:
+            raise _fail(f"entry #{seq}: the move was not signed against the head before it")
+        if kind == "join" and signed["manifest"] != manifest_digest:
+            raise _fail(f"entry #{seq}: the join was signed for another game.json")
+        produced = apply_record(table, seq, signed)
+    except VerificationFailed:
+        raise
+    except ArbiterError as exc:
+        raise _fail(f"entry #{seq}: replay rejects it: {exc.message}") from None
+    if kind == "move":
+        report.decisions += len(signed["actions"])
+    return produced, kind, signed["seat"], file_digest
+
+
+def _explain_chain_line(
+    raw: bytes, seq: int, prev: str | None, manifest_digest: str, kind: str, seat: str | None
+) -> None:
+    """Raise naming why chain line ``seq`` differs from the line the replay rebuilt."""
+    entry = check_line(raw, seq, prev, manifest_digest)
+    if entry["kind"] != kind or entry["seat"] != seat:
+        raise _fail(f"entry #{seq}: the signed file does not match its chain entry")
+    raise _fail(f"entry #{seq}: the published chain line differs from the replay (its summary)")
+
+
 def _state(path: Path, what: str, head: str, seq: int) -> dict[str, Any]:
     try:
         state = parse_strict(path.read_bytes(), what)
@@ -172,9 +230,6 @@ def _replay(
     signatures: bool,
 ) -> None:
     """Re-derive, re-check and replay everything, comparing each published byte."""
-    from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE
-    from arbiter.core.signing import verify as verify_signature
-
     try:
         record = parse_strict(gd.reveal_record.read_bytes(), "reveal/reveal.json")
         validate("reveal", record, "reveal/reveal.json")
@@ -195,46 +250,31 @@ def _replay(
     records = Records(gd.reveal_signed)
     head, seq = "", -1
     try:
-        for entry in iter_chain(gd.chain, manifest_digest):
-            seq = entry["seq"]
-            try:
-                if seq == 0:
-                    produced = table.genesis()
-                else:
-                    signed = records.read(seq, entry["digest"])
-                    kind = classify(signed, f"signed file of entry #{seq}")
-                    if (
-                        kind != entry["kind"]
-                        or signed["seat"] != entry["seat"]
-                        or signed["game"] != manifest["game"]
-                    ):
-                        raise _fail(f"entry #{seq}: the signed file does not match its chain entry")
-                    namespace = NAMESPACE_JOIN if kind == "join" else NAMESPACE_MOVE
-                    if signatures:
-                        verify_signature(signed, keys[signed["seat"]], namespace)
-                        report.signatures += 1
-                    if kind == "move" and signed["after"] != head:
-                        raise _fail(
-                            f"entry #{seq}: the move was not signed against the head before it"
-                        )
-                    if kind == "join" and signed["manifest"] != manifest_digest:
-                        raise _fail(f"entry #{seq}: the join was signed for another game.json")
-                    produced = apply_record(table, seq, signed)
-                    if kind == "move":
-                        report.decisions += len(signed["actions"])
-            except VerificationFailed:
-                raise
-            except ArbiterError as exc:
-                raise _fail(f"entry #{seq}: replay rejects it: {exc.message}") from None
-            # iter_chain proved the line canonical and its hash right, so the replayed line
-            # is byte-identical exactly when the summaries agree.
-            if produced.public != entry["summary"]:
-                raise _fail(
-                    f"entry #{seq}: the published chain line differs from the replay (its summary)"
+        with open(gd.chain, "rb") as chain:
+            for seq, raw in enumerate(chain):
+                produced, kind, seat, file_digest = _replay_entry(
+                    table,
+                    records,
+                    seq,
+                    raw,
+                    head,
+                    manifest,
+                    manifest_digest,
+                    keys,
+                    report,
+                    signatures,
                 )
-            _expect_entry(logs, seq, produced)
-            head = entry["hash"]
-            report.entries += 1
+                # The replay rebuilds the whole chain line; only a difference is explained.
+                expected, entry_hash = entry_line(
+                    seq, kind, seat, head or None, file_digest, produced.public
+                )
+                if expected != raw:
+                    _explain_chain_line(raw, seq, head or None, manifest_digest, kind, seat)
+                _expect_entry(logs, seq, produced)
+                head = entry_hash
+                report.entries += 1
+        if seq < 0:
+            raise _fail("chain.jsonl is empty: the genesis entry is missing")
         if records.handle is not None and records.handle.readline():
             raise _fail(f"reveal/signed.jsonl has lines after entry #{seq}, the last chain entry")
     except ArbiterError as exc:

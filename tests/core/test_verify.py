@@ -277,7 +277,48 @@ def test_rehashed_chain_summary_after_reveal_names_the_entry(revealed: Table) ->
     )
     lines[-1] = chainlib.line(forged)
     path.write_bytes(b"".join(lines))
-    fails(revealed.root, rf"#{seq}\b")
+    fails(revealed.root, rf"entry #{seq}: the published chain line differs from the replay")
+
+
+def rechain(table: Table, seq: int, signed: dict | None = None, seat: str | None = None) -> None:
+    """Forge entry ``seq`` as a referee rewriting history would: replace its signed file
+    and/or the seat its chain line names, then re-hash every later line so links hold."""
+    from arbiter.core import chain as chainlib
+
+    records = table.gd.reveal_signed.read_bytes().splitlines(keepends=True)
+    if signed is not None:
+        records[seq - 1] = canonical(signed) + b"\n"
+        table.gd.reveal_signed.write_bytes(b"".join(records))
+    lines = table.gd.chain.read_bytes().splitlines(keepends=True)
+    prev = json.loads(lines[seq - 1])["hash"]
+    for n in range(seq, len(lines)):
+        old = json.loads(lines[n])
+        digest = chainlib.sha256_hex(records[n - 1][:-1])
+        who = seat if (n == seq and seat is not None) else old["seat"]
+        entry = chainlib.make_entry(n, old["kind"], who, prev, digest, old["summary"])
+        lines[n] = chainlib.line(entry)
+        prev = entry["hash"]
+    table.gd.chain.write_bytes(b"".join(lines))
+
+
+def test_a_signed_file_swapped_for_another_is_named(revealed: Table) -> None:
+    records = revealed.gd.reveal_signed.read_bytes().splitlines(keepends=True)
+    records[3], records[4] = records[4], records[3]  # entries #4 and #5
+    revealed.gd.reveal_signed.write_bytes(b"".join(records))
+    fails(revealed.root, r"signed file of chain entry 4 does not match its chain digest")
+
+
+def test_a_chain_line_naming_another_seat_is_named(revealed: Table) -> None:
+    entry = json.loads(revealed.gd.chain.read_bytes().splitlines()[4])
+    other = "alice" if entry["seat"] == "bob" else "bob"
+    rechain(revealed, 4, seat=other)
+    fails(revealed.root, r"entry #4: the signed file does not match its chain entry")
+
+
+def test_a_signed_file_from_an_unknown_seat_is_named(revealed: Table) -> None:
+    signed = json.loads(revealed.gd.reveal_signed.read_bytes().splitlines()[3])
+    rechain(revealed, 4, signed={**signed, "seat": "mallory"}, seat="mallory")
+    fails(revealed.root, r"entry #4: seat mallory is not a seat of game\.json")
 
 
 def test_wrong_secret_in_reveal_record(revealed: Table) -> None:
