@@ -135,45 +135,51 @@ class Table:
             raise OutOfTurn(f"the game has not started: it waits for joins from {waiting}")
         assert self.seed is not None
         rng = Rng.for_entry(self.seed, seq)
+        engine, state = self.engine, self.state
         events: list[Event] = []
         last = len(actions) - 1
         for index, action in enumerate(actions):
-            where = f"action {index + 1}"
-            prompt = self.engine.prompt(self.state)
-            if prompt is None:
-                if index == 0:
-                    raise GameOver("the game is over: no more moves are accepted")
-                raise BarrierCrossed(
-                    f"the game ended after action {index}: remove the actions after it"
-                )
-            if prompt.seat != seat:
-                if index == 0:
-                    raise OutOfTurn(
-                        f"it is {prompt.seat}'s turn to decide ({prompt.kind}), not {seat}'s"
-                    )
-                raise BarrierCrossed(
-                    f"the batch must stop after action {index}: {prompt.seat} decides next"
-                )
+            prompt = engine.prompt(state)
+            if prompt is None or prompt.seat != seat:
+                raise self._out_of_turn(prompt, seat, index)
             if not self.trusted:
-                self._check_shape(action, where)
+                self._check_shape(action, index)
             try:
-                self.engine.check(self.state, seat, action)
+                engine.check(state, seat, action)
             except IllegalAction as exc:
                 rule = f" [{exc.rule}]" if exc.rule else ""
                 raise IllegalAction(
-                    f"{where} ({action.get('kind')}): {exc.message}{rule}", exc.rule
+                    f"action {index + 1} ({action.get('kind')}): {exc.message}{rule}", exc.rule
                 ) from None
-            produced = self.engine.apply(self.state, seat, action, rng)
-            if index < last and any(event.barrier for event in produced):
-                raise BarrierCrossed(
-                    f"the batch must stop after action {index + 1} ({action.get('kind')}): it reveals "
-                    "new information; send the rest in a new move file against the new head"
-                )
+            produced = engine.apply(state, seat, action, rng)
+            if index < last:
+                for event in produced:
+                    if event.barrier:
+                        raise BarrierCrossed(
+                            f"the batch must stop after action {index + 1} ({action.get('kind')}): "
+                            "it reveals new information; send the rest in a new move file "
+                            "against the new head"
+                        )
             events.extend(produced)
         return self._narrate(events)
 
+    @staticmethod
+    def _out_of_turn(prompt: Any, seat: str, index: int) -> Exception:
+        """Return the error for a decision ``seat`` may not take now (action ``index``)."""
+        if prompt is None:
+            if index == 0:
+                return GameOver("the game is over: no more moves are accepted")
+            return BarrierCrossed(
+                f"the game ended after action {index}: remove the actions after it"
+            )
+        if index == 0:
+            return OutOfTurn(f"it is {prompt.seat}'s turn to decide ({prompt.kind}), not {seat}'s")
+        return BarrierCrossed(
+            f"the batch must stop after action {index}: {prompt.seat} decides next"
+        )
+
     # -- internals -----------------------------------------------------------------
-    def _check_shape(self, action: dict[str, Any], where: str) -> None:
+    def _check_shape(self, action: dict[str, Any], index: int) -> None:
         """Validate a decision against the engine's schema (memoised: replays repeat them)."""
         # repr is a cheap, exact key: equal reprs mean equal decisions (a different key
         # order only costs a cache miss).
@@ -183,7 +189,7 @@ class Table:
         errors = list(_action_validator(self.engine).iter_errors(action))
         if errors:
             error = min(errors, key=lambda e: len(e.path))
-            raise SchemaViolation(f"{where}: {error.message[:160]}")
+            raise SchemaViolation(f"action {index + 1}: {error.message[:160]}")
         if len(self._valid_shapes) < 65536:
             self._valid_shapes.add(key)
 
