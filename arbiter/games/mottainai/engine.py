@@ -11,7 +11,6 @@ from arbiter.core.rng import Rng
 from arbiter.games.mottainai import flow, moves, narrate, scoring, setup, views
 from arbiter.games.mottainai.cards import CARDS
 from arbiter.games.mottainai.effects import missing
-from arbiter.games.mottainai.effects.registry import NARRATORS
 from arbiter.games.mottainai.state import State, decode, encode
 
 BOOLEAN = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
@@ -97,14 +96,9 @@ class MottainaiEngine(Engine):
     def describe(self, event: Event, viewer: str | None) -> str | None:
         return narrate.describe(event, viewer)
 
-    def describe_all(self, event: Event, viewers: list[str | None]) -> list[str | None]:
-        # Most lines read the same for everyone: narrate them once (replay speed).
-        if event.kind in NARRATORS:
-            return [narrate.describe(event, viewer) for viewer in viewers]
-        if event.kind in narrate.PERSONAL:
-            return narrate.describe_personal(event, viewers)
-        line = narrate.describe(event, None)
-        return [line] * len(viewers)
+    # Most lines read the same for everyone: narrated once each (replay speed). Bound
+    # straight to the function, as a replay calls it for every event.
+    describe_all = staticmethod(narrate.describe_all)
 
     def action_schema(self) -> dict[str, Any]:
         return moves.action_schema()

@@ -8,146 +8,211 @@ only it saw: its hand at the deal, the cards it returned, the cards it took in a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from arbiter.core.engine import Event
-from arbiter.games.mottainai.cards import TASKS, card
-from arbiter.games.mottainai.effects.registry import NARRATORS
+from arbiter.games.mottainai.cards import INSTANCES, MATERIAL, TASKS
+from arbiter.games.mottainai.effects.registry import NARRATORS, PUBLIC_NARRATORS
 
 WING_NAMES = {"gallery": "gallery", "gift_shop": "gift shop"}
 PERSONAL = frozenset({"deal", "return", "night"})
 """Event kinds whose line depends on the reader: the event's own seat reads more than the
-others, who all read alike (``describe_personal``); other kinds read alike for everyone."""
+others, who all read alike (``_personal``); other kinds read alike for everyone."""
+
+# Every line names cards, about two events per decision and one line per viewer: the
+# pieces of text a card shows are built once per instance id (``kite#2`` too).
+NAME: dict[str, str] = {i: c.name for i, c in INSTANCES.items()}
+"""Instance id → the card's name (``Deck of Cards``)."""
+TASK: dict[str, str] = {i: c.task for i, c in INSTANCES.items()}
+"""Instance id → the card as a task (``POTTER``)."""
+OBSTRUCTED: dict[str, str] = {i: f"({c.task})" for i, c in INSTANCES.items()}
+"""Instance id → the card as a task whose owner has an obstruction effect (``(POTTER)``)."""
+FLOOR: dict[str, str] = {i: f"{c.name} [{c.material}]" for i, c in INSTANCES.items()}
+"""Instance id → the card lying on the floor (``Bowl [CLAY]``)."""
+WORK: dict[str, str] = {i: f"{c.name} ({c.material} {c.value})" for i, c in INSTANCES.items()}
+"""Instance id → the card as a completed work (``Bowl (CLAY 3)``)."""
 
 
 def name(iid: str) -> str:
     """Return a card's name, e.g. ``Deck of Cards``."""
-    return card(iid).name
+    return NAME[iid]
 
 
 def task(iid: str, obstructed: bool = False) -> str:
     """Return a card as a task: ``POTTER``, or ``(POTTER)`` when obstructed."""
-    label = card(iid).task
-    return f"({label})" if obstructed else label
+    return OBSTRUCTED[iid] if obstructed else TASK[iid]
 
 
 def floor_card(iid: str) -> str:
     """Return a card lying on the floor: its name and material, e.g. ``Bowl [CLAY]``."""
-    c = card(iid)
-    return f"{c.name} [{c.material}]"
+    return FLOOR[iid]
 
 
 def names(cards: list[str]) -> str:
-    return ", ".join(name(c) for c in cards) or "nothing"
+    return ", ".join(map(NAME.__getitem__, cards)) or "nothing"
 
 
 def _cards(n: int) -> str:
     return "a card" if n == 1 else f"{n} cards"
 
 
+def _actions(n: int) -> str:
+    return f"{n} action{'s' if n > 1 else ''}"
+
+
+Line = Callable[[dict[str, Any], str | None], str | None]
+"""``fn(data, viewer)``: the line of one event kind (viewer only read by ``PERSONAL`` kinds)."""
+
+
 def describe(event: Event, viewer: str | None) -> str | None:
     """Return the line ``viewer`` reads for ``event`` (None: nothing to say)."""
-    d = event.data
+    # Own kinds first, then those of effect modules (``@narrates``).
+    told = LINES.get(event.kind) or NARRATORS.get(event.kind)
+    return None if told is None else told(event.data, viewer)
+
+
+def describe_all(event: Event, viewers: list[str | None]) -> list[str | None]:
+    """Return ``describe(event, v)`` for each of ``viewers``, narrating each distinct line once."""
     kind = event.kind
+    try:  # subscripts rather than ``dict.get`` here and below: a replay's hottest lines
+        told = LINES[kind]
+    except KeyError:
+        return _narrated(event, viewers)
+    if kind in PERSONAL:
+        return _personal(told, event.data, viewers)
+    return [told(event.data, None)] * len(viewers)  # most events: one line for everyone
+
+
+def _narrated(event: Event, viewers: list[str | None]) -> list[str | None]:
+    """Return the lines of an event of an effect module (``@narrates``) for each viewer."""
+    kind = event.kind
+    told = NARRATORS.get(kind)
+    if told is None:
+        return [None] * len(viewers)
+    if kind in PUBLIC_NARRATORS:
+        return [told(event.data, None)] * len(viewers)
+    return [told(event.data, viewer) for viewer in viewers]
+
+
+def _personal(told: Line, d: dict[str, Any], viewers: list[str | None]) -> list[str | None]:
+    """Only the seat the event concerns reads more than everyone else: two lines at most."""
     seat = d.get("seat")
-    mine = viewer is not None and viewer == seat
-    if kind == "setup":
-        return _setup(d)
-    if kind == "deal":
-        return f"{seat}'s hand: {names(d['cards'])}." if mine else None
-    if kind == "turn":
-        return f"Turn {d['turn']}: {seat}."
-    if kind == "old-task":
-        which = "face-down task" if d["face_down"] else "old task"
-        return f"Morning: {seat}'s {which} {floor_card(d['card'])} goes to the floor."
-    if kind == "task":
-        if d["card"] is None:
-            return f"Morning: {seat} chooses no task."
-        return f"Morning: {seat} chooses the task {task(d['card'], d['obstructed'])}."
-    if kind == "pray-instead":
-        return f"Noon: {seat} has no task of their own: one PRAYER."
-    if kind == "task-start":
-        return _task_start(d)
-    if kind == "return":
-        why = {"limit": "hand limit", "tailor": "TAILOR"}.get(d["why"]) or name(d["why"])
-        what = name(d["card"]) if mine else "a card"
-        return f"{seat} returns {what} to the bottom of the deck ({why})."
-    if kind == "draw":
-        if d["why"] == "prayer":
-            return f"{seat} prays: {_cards(d['count'])} to the waiting area (PRAYER)."
-        if d["count"] == 0:
-            return f"{seat} draws nothing: hand and waiting area hold 5 (TAILOR)."
-        return f"{seat} draws {_cards(d['count'])} to the waiting area ({_draw_why(d['why'])})."
-    if kind == "clerk":
-        return f"{seat} sells {card(d['card']).material} from the craft bench (CLERK)."
-    if kind == "monk":
-        return f"{seat} hires a {task(d['card'])} helper from the floor (MONK)."
-    if kind == "potter":
-        return f"{seat} collects {card(d['card']).material} from the floor (POTTER)."
-    if kind == "work":
-        return _work(d)
-    if kind == "night":
-        hand = f"{names(d['cards'])}" if mine else _cards(len(d["cards"]))
-        if not d["cards"]:
-            return f"Night: {seat}'s waiting area is empty."
-        return f"Night: {seat} takes {hand} from the waiting area into hand."
-    if kind == "effect":
-        copy = f" (as {name(d['as'])})" if d["as"] != d["card"] else ""
-        return f"{seat} uses {name(d['card'])}{copy}."
-    if kind == "moved":
-        places = {
-            "deck": "the deck",
-            "floor": "the floor",
-            "bench": "craft bench",
-            "sales": "sales",
-        }
-        to = places[d["to"]] if d["to"] in ("deck", "floor") else f"{seat}'s {places[d['to']]}"
-        return f"{name(d['by'])}: {floor_card(d['card'])} goes from {places[d['from']]} to {to}."
-    if kind == "fx":
-        return _fx(d)
-    if kind == "end":
-        if d["reason"] == "cup":
-            return f"{seat} returns Cup: the game ends at once."
-        if d["reason"] == "turtle":
-            return f"{seat} has works of all five materials: Turtle wins the game at once."
-        if d["reason"] == "deck":
-            return "The last card is drawn: the game ends at once (M-R2)."
-        if d["reason"] == "wing":
-            return f"{seat}'s {WING_NAMES[d['wing']]} is full: the game ends at once (M-R3)."
-        return f"The game ends ({d['reason']})."
-    if kind == "score":
-        return score_line(d)
-    if kind == "result":
-        return _result(d)
-    told = NARRATORS.get(kind)  # events of effect modules (``@narrates``)
-    return None if told is None else told(d, viewer)
+    others = told(d, None)
+    if seat is None or seat not in viewers:
+        return [others] * len(viewers)
+    own = told(d, seat)
+    return [own if viewer == seat else others for viewer in viewers]
 
 
-def describe_personal(event: Event, viewers: list[str | None]) -> list[str | None]:
-    """Return ``describe(event, v)`` for each viewer of a ``PERSONAL`` event.
+# -- one function per event kind: ``fn(data, viewer)`` ------------------------------------
 
-    Only the seat the event concerns reads more than everyone else: two lines at most.
-    """
-    seat = event.data.get("seat")
-    others = describe(event, None)
-    own = describe(event, seat) if seat is not None and seat in viewers else others
-    return [own if viewer is not None and viewer == seat else others for viewer in viewers]
+
+def _deal(d: Mapping[str, Any], viewer: str | None) -> str | None:
+    seat = d.get("seat")
+    return f"{seat}'s hand: {names(d['cards'])}." if viewer is not None and viewer == seat else None
+
+
+def _turn(d: Mapping[str, Any], viewer: str | None) -> str:
+    return f"Turn {d['turn']}: {d['seat']}."
+
+
+def _old_task(d: Mapping[str, Any], viewer: str | None) -> str:
+    which = "face-down task" if d["face_down"] else "old task"
+    return f"Morning: {d['seat']}'s {which} {FLOOR[d['card']]} goes to the floor."
+
+
+def _task(d: Mapping[str, Any], viewer: str | None) -> str:
+    iid = d["card"]
+    if iid is None:
+        return f"Morning: {d['seat']} chooses no task."
+    label = OBSTRUCTED[iid] if d["obstructed"] else TASK[iid]
+    return f"Morning: {d['seat']} chooses the task {label}."
+
+
+def _pray_instead(d: Mapping[str, Any], viewer: str | None) -> str:
+    return f"Noon: {d['seat']} has no task of their own: one PRAYER."
+
+
+RETURN_WHY = {"limit": "hand limit", "tailor": "TAILOR"}
+
+
+def _return(d: Mapping[str, Any], viewer: str | None) -> str:
+    seat = d["seat"]
+    why = d["why"]
+    why = RETURN_WHY[why] if why in RETURN_WHY else NAME[why]
+    what = NAME[d["card"]] if viewer is not None and viewer == seat else "a card"
+    return f"{seat} returns {what} to the bottom of the deck ({why})."
+
+
+def _draw(d: Mapping[str, Any], viewer: str | None) -> str:
+    seat, why, count = d["seat"], d["why"], d["count"]
+    if why == "prayer":
+        return f"{seat} prays: {_cards(count)} to the waiting area (PRAYER)."
+    if count == 0:
+        return f"{seat} draws nothing: hand and waiting area hold 5 (TAILOR)."
+    return f"{seat} draws {_cards(count)} to the waiting area ({_draw_why(why)})."
+
+
+def _clerk(d: Mapping[str, Any], viewer: str | None) -> str:
+    return f"{d['seat']} sells {MATERIAL[d['card']]} from the craft bench (CLERK)."
+
+
+def _monk(d: Mapping[str, Any], viewer: str | None) -> str:
+    return f"{d['seat']} hires a {TASK[d['card']]} helper from the floor (MONK)."
+
+
+def _potter(d: Mapping[str, Any], viewer: str | None) -> str:
+    return f"{d['seat']} collects {MATERIAL[d['card']]} from the floor (POTTER)."
+
+
+def _night(d: Mapping[str, Any], viewer: str | None) -> str:
+    seat, cards = d["seat"], d["cards"]
+    if not cards:
+        return f"Night: {seat}'s waiting area is empty."
+    hand = names(cards) if viewer is not None and viewer == seat else _cards(len(cards))
+    return f"Night: {seat} takes {hand} from the waiting area into hand."
+
+
+def _effect(d: Mapping[str, Any], viewer: str | None) -> str:
+    copy = f" (as {NAME[d['as']]})" if d["as"] != d["card"] else ""
+    return f"{d['seat']} uses {NAME[d['card']]}{copy}."
+
+
+PLACES = {"deck": "the deck", "floor": "the floor", "bench": "craft bench", "sales": "sales"}
+
+
+def _moved(d: Mapping[str, Any], viewer: str | None) -> str:
+    to = PLACES[d["to"]] if d["to"] in ("deck", "floor") else f"{d.get('seat')}'s {PLACES[d['to']]}"
+    return f"{NAME[d['by']]}: {FLOOR[d['card']]} goes from {PLACES[d['from']]} to {to}."
+
+
+def _end(d: Mapping[str, Any], viewer: str | None) -> str:
+    seat, reason = d.get("seat"), d["reason"]
+    if reason == "cup":
+        return f"{seat} returns Cup: the game ends at once."
+    if reason == "turtle":
+        return f"{seat} has works of all five materials: Turtle wins the game at once."
+    if reason == "deck":
+        return "The last card is drawn: the game ends at once (M-R2)."
+    if reason == "wing":
+        return f"{seat}'s {WING_NAMES[d['wing']]} is full: the game ends at once (M-R3)."
+    return f"The game ends ({reason})."
+
+
+_DRAW_WHY = {"tailor": "TAILOR", "prayer": "PRAYER", **NAME}
 
 
 def _draw_why(why: str) -> str:
     """Return what made a seat draw: an action (``TAILOR``) or a card's name (``Stool``)."""
-    if why in ("tailor", "prayer"):
-        return why.upper()
-    try:
-        return name(why.replace(" ", "-"))
-    except KeyError:
-        return why
+    if why in _DRAW_WHY:
+        return _DRAW_WHY[why]
+    return NAME.get(why.replace(" ", "-"), why)
 
 
-def _fx(d: Mapping[str, Any]) -> str:
+def _fx(d: Mapping[str, Any], viewer: str | None) -> str:
     """Return the public line of a card effect's move (issue 5 part A cards)."""
-    seat, fx, by = d["seat"], d["fx"], name(d["card"])
+    seat, fx, by = d["seat"], d["fx"], NAME[d["card"]]
     if fx == "frog":
         return f"Frog: {seat} takes a bonus turn after this one."
     if fx == "jar":
@@ -158,40 +223,41 @@ def _fx(d: Mapping[str, Any]) -> str:
             f"cards go to {seat}'s waiting area ({given})."
         )
     if fx == "shuriken":
-        return f"Shuriken: {seat} takes {name(d['target'])} from {d['owner']} into their {WING_NAMES[d['wing']]}."
+        return f"Shuriken: {seat} takes {NAME[d['target']]} from {d['owner']} into their {WING_NAMES[d['wing']]}."
     if fx == "floor-to":
         to = "craft bench" if d["to"] == "bench" else "sales"
-        return f"{by}: {seat} moves {', '.join(map(floor_card, d['cards']))} from the floor to their {to}."
+        return f"{by}: {seat} moves {', '.join(map(FLOOR.__getitem__, d['cards']))} from the floor to their {to}."
     if fx == "tablet-return":
         return f"Tablet: {seat} returns the floor ({names(d['cards'])}) to the bottom of the deck."
     if fx == "tablet-deal":
-        dealt = ", ".join(map(floor_card, d["cards"])) or "nothing"
+        dealt = ", ".join(map(FLOOR.__getitem__, d["cards"])) or "nothing"
         return f"Tablet: {seat} deals {dealt} from the deck to the floor."
     if fx == "sell":
-        return f"{by}: {seat} sells {card(d['target']).material} from the craft bench."
+        return f"{by}: {seat} sells {MATERIAL[d['target']]} from the craft bench."
     if fx == "return-work":
-        return f"{by}: {seat} returns {name(d['target'])} to the bottom of the deck."
+        return f"{by}: {seat} returns {NAME[d['target']]} to the bottom of the deck."
     if fx == "poem":
         return (
-            f"Poem: {seat} returns {name(d['target'])} to the bottom of the deck and turns up "
-            f"{floor_card(d['top'])} from the deck."
+            f"Poem: {seat} returns {NAME[d['target']]} to the bottom of the deck and turns up "
+            f"{FLOOR[d['top']]} from the deck."
         )
     if fx == "cup":
         return f"Cup: {seat} returns Cup to the bottom of the deck."
     if fx == "gong":
         return f"Gong: Gong goes from {seat}'s temple to their waiting area."
     if fx == "plane":
-        return f"Plane: {seat} moves {name(d['target'])} to their {WING_NAMES[d['wing']]}."
+        return f"Plane: {seat} moves {NAME[d['target']]} to their {WING_NAMES[d['wing']]}."
     if fx == "ring":
-        return f"Ring: {seat} takes a {card(d['target']).material} sale from {d['owner']}."
+        return f"Ring: {seat} takes a {MATERIAL[d['target']]} sale from {d['owner']}."
     if fx == "reveal":
-        return f"{by}: {seat} reveals {', '.join(map(floor_card, d['cards']))} from their hand."
+        shown = ", ".join(map(FLOOR.__getitem__, d["cards"]))
+        return f"{by}: {seat} reveals {shown} from their hand."
     return f"{by}: {seat} uses its effect."
 
 
-def _setup(d: Mapping[str, Any]) -> str:
+def _setup(d: Mapping[str, Any], viewer: str | None) -> str:
     decks = "one deck" if d["decks"] == 1 else "two decks"
-    floor = ", ".join(f"{s} {floor_card(c)}" for s, c in d["floor"].items())
+    floor = ", ".join(f"{s} {FLOOR[c]}" for s, c in d["floor"].items())
     extras = []
     if d["extended"]:
         extras.append("extended game (6 works)")
@@ -205,37 +271,37 @@ def _setup(d: Mapping[str, Any]) -> str:
     )
 
 
-def _task_start(d: Mapping[str, Any]) -> str:
-    owner = "their own" if d["owner"] == d["seat"] else f"{d['owner']}'s"
-    parts = ["1"]
-    if d["helpers"]:
-        parts.append(f"{d['helpers']} from {'covered ' if d['covered'] else ''}helpers")
-    if d["extra"]:
-        parts.append(f"{d['extra']} from effects")
-    why = f" ({' + '.join(parts)})" if len(parts) > 1 else ""
-    n = d["actions"]
-    label = task(d["card"], d["obstructed"])
-    return (
-        f"Noon: {d['seat']} performs {owner} {label} task: {n} action{'s' if n > 1 else ''}{why}."
-    )
+def _task_start(d: Mapping[str, Any], viewer: str | None) -> str:
+    seat, owner = d["seat"], d["owner"]
+    whose = "their own" if owner == seat else f"{owner}'s"
+    helpers, extra = d["helpers"], d["extra"]
+    why = ""
+    if helpers or extra:  # ``(1 + 2 from covered helpers + 1 from effects)``
+        parts = ["1"]
+        if helpers:
+            parts.append(f"{helpers} from {'covered ' if d['covered'] else ''}helpers")
+        if extra:
+            parts.append(f"{extra} from effects")
+        why = f" ({' + '.join(parts)})"
+    label = OBSTRUCTED[d["card"]] if d["obstructed"] else TASK[d["card"]]
+    return f"Noon: {seat} performs {whose} {label} task: {_actions(d['actions'])}{why}."
 
 
-def _work(d: Mapping[str, Any]) -> str:
-    c = card(d["card"])
+def _work(d: Mapping[str, Any], viewer: str | None) -> str:
     how = d["how"].upper()
-    line = f"{d['seat']} completes {c.name} ({c.material} {c.value}) in the {WING_NAMES[d['wing']]} ({how}"
+    line = f"{d['seat']} completes {WORK[d['card']]} in the {WING_NAMES[d['wing']]} ({how}"
     if d.get("support"):
         line += f", revealing {names(d['support'])}"
     return line + ")."
 
 
-def score_line(d: Mapping[str, Any]) -> str:
+def score_line(d: Mapping[str, Any], viewer: str | None = None) -> str:
     """Return one row of the score composition."""
     p = d["parts"]
     sales = f" ({', '.join(d['covered_sales'])})" if d["covered_sales"] else ""
     orders = ", ".join(f"{m} {v}" for m, v in d["backorders"].items())
     orders = f" ({orders})" if orders else ""
-    cards = ", ".join(f"{name(w)} {v}" for w, v in d["card_points"].items())
+    cards = ", ".join(f"{NAME[w]} {v}" for w, v in d["card_points"].items())
     cards = f" ({cards})" if cards else ""
     return (
         f"Score {d['seat']}: works {p['works']} + covered sales {p['sales']}{sales} + "
@@ -243,12 +309,37 @@ def score_line(d: Mapping[str, Any]) -> str:
     )
 
 
-def _result(d: Mapping[str, Any]) -> str:
+def _result(d: Mapping[str, Any], viewer: str | None) -> str:
     first = d["ranking"][0]
     line = f"{' and '.join(first)} {'wins' if len(first) == 1 else 'win'} with {d['scores'][first[0]]}."
     if d.get("tiebreak"):
         line += f" Tie-break: {d['tiebreak']}."
     return line
+
+
+LINES: dict[str, Line] = {
+    "setup": _setup,
+    "deal": _deal,
+    "turn": _turn,
+    "old-task": _old_task,
+    "task": _task,
+    "pray-instead": _pray_instead,
+    "task-start": _task_start,
+    "return": _return,
+    "draw": _draw,
+    "clerk": _clerk,
+    "monk": _monk,
+    "potter": _potter,
+    "work": _work,
+    "night": _night,
+    "effect": _effect,
+    "moved": _moved,
+    "fx": _fx,
+    "end": _end,
+    "score": score_line,
+    "result": _result,
+}
+"""Event kind → its line; kinds of effect modules are in ``NARRATORS`` (``@narrates``)."""
 
 
 def _covered(materials: list[str], as_tasks: bool) -> str:
@@ -263,7 +354,7 @@ def render(view: Mapping[str, Any], seat: str | None) -> list[str]:
     """Return terminal lines for a view: the table, then each temple."""
     lines = [
         f"Mottainai, turn {view['turn']} ({view['current']} to play, {view['phase']}); "
-        f"deck {view['deck']['count']}; floor: {', '.join(floor_card(c) for c in view['floor']) or '-'}."
+        f"deck {view['deck']['count']}; floor: {', '.join(map(FLOOR.__getitem__, view['floor'])) or '-'}."
     ]
     doing = view.get("task")
     if doing:
@@ -291,8 +382,8 @@ def render(view: Mapping[str, Any], seat: str | None) -> list[str]:
             f"{s}{you}: task {slot}; hand {hand}; waiting {p['waiting_count']}; "
             f"helpers {', '.join(task(c) for c in p['helpers']) or '-'}"
             f"{_covered(p['covered_helpers'], True)}; "
-            f"bench {', '.join(card(c).material for c in p['craft_bench']) or '-'}; "
-            f"sales {', '.join(card(c).material for c in p['sales']) or '-'}"
+            f"bench {', '.join(MATERIAL[c] for c in p['craft_bench']) or '-'}; "
+            f"sales {', '.join(MATERIAL[c] for c in p['sales']) or '-'}"
             f"{_covered(p['covered_sales'], False)}; "
             f"gallery {names(p['gallery'])}; gift shop {names(p['gift_shop'])}."
         )

@@ -12,13 +12,15 @@ from typing import Any
 
 from arbiter.core.rng import Rng
 from arbiter.games.mottainai.cards import deck_ids
-from arbiter.games.mottainai.cover import helpers_covered, sales_covered
+from arbiter.games.mottainai.cover import covered
 from arbiter.games.mottainai.state import PUBLIC, State, copy_state
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
     """Return what ``seat`` may know (``None``: a spectator)."""
     players = {}
+    seen_waiting = state.memo.get("seen_waiting", {})
+    bonus_turn = state.memo.get("bonus_turn")
     for s in state.seats:
         p = state.players[s]
         entry: dict[str, Any] = {
@@ -31,16 +33,15 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             "sales": list(p.sales),
             "gallery": list(p.gallery),
             "gift_shop": list(p.gift_shop),
-            "covered_helpers": _covered(state, s, p.helpers, helpers_covered),
-            "covered_sales": _covered(state, s, p.sales, sales_covered),
         }
+        entry["covered_helpers"], entry["covered_sales"] = covered(state, s)
         if s == seat:
             entry["hand"] = list(p.hand)
         # Cards everyone saw go to this waiting area this turn (Jar, Gong; M-R38).
-        seen = state.memo.get("seen_waiting", {}).get(s)
+        seen = seen_waiting.get(s)
         if seen:
             entry["waiting_seen"] = list(seen)
-        if s == state.current and state.memo.get("bonus_turn"):
+        if s == state.current and bonus_turn:
             entry["bonus_turn"] = True  # Frog (M-R30)
         players[s] = entry
     deck: dict[str, Any] = {"count": len(state.deck)}
@@ -81,13 +82,6 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "end": None if state.end is None else dict(state.end),
         "result": state.result,
     }
-
-
-def _covered(state: State, seat: str, cards: list[str], test: Any) -> list[str]:
-    from arbiter.games.mottainai.cover import material
-
-    mats = sorted({material(c) for c in cards})
-    return [m for m in mats if test(state, seat, m)]
 
 
 def resample(state: State, seat: str, rng: Rng) -> State:

@@ -60,7 +60,7 @@ def dice(
         dispatch.ask(state, seat, work, "before_tailor", {"step": "wing"}, optional=False)
 
 
-@narrates("dice")
+@narrates("dice", public=True)
 def _dice_line(d: dict[str, Any], viewer: str | None) -> str:
     c = card(d["card"])
     then = "it becomes a work" if d["match"] else "it stays face up on top of the deck"
@@ -104,7 +104,7 @@ def fan(
     )
 
 
-@narrates("fan")
+@narrates("fan", public=True)
 def _fan_line(d: dict[str, Any], viewer: str | None) -> str:
     shown = ", ".join(f"{card(c).name} [{card(c).material}]" for c in d["cards"])
     if d["keep"] is None:

@@ -86,7 +86,7 @@ def robe(
     return {"action": "clerk", "sold": sold}
 
 
-@narrates("robe")
+@narrates("robe", public=True)
 def _robe_line(d: dict[str, Any], viewer: str | None) -> str:
     return (
         f"{d['seat']} sells {len(d['cards'])} {d['material']} from the craft bench (CLERK, Robe)."
@@ -221,7 +221,7 @@ ZONE_NAMES = {
 }
 
 
-@narrates("take")
+@narrates("take", public=True)
 def _take_line(d: dict[str, Any], viewer: str | None) -> str:
     c = card(d["card"])
     to = "as a helper (MONK)" if d["as"] == "monk" else "into the craft bench (POTTER)"
@@ -308,7 +308,7 @@ def crane(
     return {"action": how, "work": target}
 
 
-@narrates("crane")
+@narrates("crane", public=True)
 def _crane_line(d: dict[str, Any], viewer: str | None) -> str:
     names = ", ".join(card(c).name for c in d["cards"])
     return f"{d['seat']} returns {names} (PAPER) from the craft bench as supports (Crane)."

@@ -38,7 +38,7 @@ def chopsticks(
     p.task = None
 
 
-@narrates("chopsticks")
+@narrates("chopsticks", public=True)
 def _chopsticks_line(d: dict[str, Any], viewer: str | None) -> str:
     c = card(d["card"])
     return (
@@ -67,7 +67,7 @@ def handkerchief(
     events.append(Event("handkerchief", {"seat": seat, "card": c}))
 
 
-@narrates("handkerchief")
+@narrates("handkerchief", public=True)
 def _handkerchief_line(d: dict[str, Any], viewer: str | None) -> str:
     c = card(d["card"])
     return (
@@ -96,7 +96,7 @@ def sketch(
     events.append(Event("sketch", {"seat": seat, "card": h}))
 
 
-@narrates("sketch")
+@narrates("sketch", public=True)
 def _sketch_line(d: dict[str, Any], viewer: str | None) -> str:
     c = card(d["card"])
     return f"Morning: {d['seat']} takes their {c.task} helper {c.name} as the task (Sketch)."
@@ -132,7 +132,7 @@ def doll(
     events.append(Event("doll", {"seat": seat, "card": taken, "from": params["target"]}))
 
 
-@narrates("doll")
+@narrates("doll", public=True)
 def _doll_line(d: dict[str, Any], viewer: str | None) -> str:
     c = card(d["card"])
     return f"Morning: {d['seat']} takes {d['from']}'s task {c.task} ({c.name}) as their own, +1 action (Doll)."

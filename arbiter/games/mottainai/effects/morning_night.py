@@ -126,7 +126,7 @@ def kite(
     _actions().end_checks(state, seat)  # the copy may complete a wing or Turtle's set
 
 
-@narrates("kite")
+@narrates("kite", public=True)
 def _kite_line(d: dict[str, Any], viewer: str | None) -> str:
     c, copy = card(d["card"]), card(d["copy"])
     return (
@@ -230,7 +230,7 @@ def umbrella(
         dispatch.ask(state, seat, work, "morning", {"step": "helper", "material": mat}, True)
 
 
-@narrates("umbrella")
+@narrates("umbrella", public=True)
 def _umbrella_line(d: dict[str, Any], viewer: str | None) -> str:
     c = card(d["card"])
     return f"{d['seat']} moves their {c.task} helper {c.name} to their sales (Umbrella)."

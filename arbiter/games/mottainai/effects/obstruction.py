@@ -80,7 +80,7 @@ def tower(
     _gate(state, seat, work, ctx, params, events)
 
 
-@narrates("gate")
+@narrates("gate", public=True)
 def _gate_line(d: dict[str, Any], viewer: str | None) -> str:
     by = card(d["by"]).name
     if not d["cards"]:
@@ -103,6 +103,6 @@ def bangle(state: State, seat: str, work: str, query: str, value: Any, ctx: dict
     return True if ctx.get("material") == "STONE" else value
 
 
-@narrates("skip-action")
+@narrates("skip-action", public=True)
 def _skip_line(d: dict[str, Any], viewer: str | None) -> str:
     return f"{d['seat']} skips this action (Mask)."

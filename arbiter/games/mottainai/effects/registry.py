@@ -52,15 +52,24 @@ are skipped at once). A superset, as a test may swap an effect out again: ``disp
 still asks the registry."""
 NARRATORS: dict[str, Callable[[dict[str, Any], str | None], str | None]] = {}
 """Log lines of effects' own event kinds: ``fn(data, viewer)`` (see ``narrates``)."""
+PUBLIC_NARRATORS: set[str] = set()
+"""The kinds of ``NARRATORS`` whose line is the same for every viewer (narrated once)."""
 
 
-def narrates(kind: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated ``fn(data, viewer) -> line | None`` for events of ``kind``."""
+def narrates(
+    kind: str, *, public: bool = False
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the decorated ``fn(data, viewer) -> line | None`` for events of ``kind``.
+
+    ``public``: the line never depends on the viewer, so a replay narrates it once for all.
+    """
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         if kind in NARRATORS:
             raise ValueError(f"events of kind {kind!r} are narrated twice")
         NARRATORS[kind] = fn
+        if public:
+            PUBLIC_NARRATORS.add(kind)
         return fn
 
     return register
