@@ -4,7 +4,8 @@
 
 - submit: wall time of `arbiter submit GAME MOVE` (a fresh process, as a referee runs it)
   for a move near the end of a 2-player game (the engine's minimum seats), as a ratio to
-  the dependency floor `python -c "import typer, pydantic, jsonschema, cryptography"`.
+  the dependency floor `python -c "import typer, pydantic, jsonschema, cryptography"`,
+  each submit timed right after a floor run.
   Budget: ≤ 1.5×.
 - random playouts: full games per second with the random bot on one core. Budget: ≥ 20.
 - verify: replayed decisions per second with signature checks excluded, over a few
@@ -60,20 +61,31 @@ VERIFY_GAMES = 5
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def timed(argv: list[str], repeat: int, prepare=None) -> float:
-    """Return the median wall time of running ``argv`` ``repeat`` times (after one warm-up)."""
-    times = []
+def _run(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    return time.perf_counter() - start
+
+
+def paired(
+    floor_argv: list[str], argv: list[str], repeat: int, prepare=None
+) -> tuple[float, float, float]:
+    """Time ``floor_argv`` and ``argv`` alternately ``repeat`` times (after one warm-up).
+
+    Return the median of each and the median of the per-pair ratios: the machine's speed
+    drifts by tens of percent over seconds, so each ratio compares runs made side by side.
+    """
+    floors, times, ratios = [], [], []
     for attempt in range(repeat + 1):
         if prepare is not None:
             prepare()
-        start = time.perf_counter()
-        subprocess.run(
-            argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV
-        )
+        floor, took = _run(floor_argv), _run(argv)
         if attempt == 0:
             continue  # the warm-up writes bytecode caches
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        floors.append(floor)
+        times.append(took)
+        ratios.append(took / floor)
+    return statistics.median(floors), statistics.median(times), statistics.median(ratios)
 
 
 def near_end_move(work: Path, engine: str, seats: int) -> tuple[Path, Path]:
@@ -119,9 +131,6 @@ def main() -> None:
         print(
             f"engine {engine} {info.version}, {seats} seats; median of {args.repeat} runs; python {sys.version.split()[0]}"
         )
-        floor = timed(
-            [python, "-c", "import typer, pydantic, jsonschema, cryptography"], args.repeat
-        )
         game, move = near_end_move(work, engine, seats)
         scratch = work / "scratch"
 
@@ -129,13 +138,17 @@ def main() -> None:
             shutil.rmtree(scratch, ignore_errors=True)
             shutil.copytree(game, scratch)
 
-        submit = timed(
-            [python, "-m", "arbiter", "submit", str(scratch), str(move)], args.repeat, fresh
+        floor, submit, ratio = paired(
+            [python, "-c", "import typer, pydantic, jsonschema, cryptography"],
+            [python, "-m", "arbiter", "submit", str(scratch), str(move)],
+            args.repeat,
+            fresh,
         )
         entries = len((game / "chain.jsonl").read_bytes().splitlines())
         print(
             f"submit (entry #{entries} of a {seats}-player game): {submit * 1000:.0f} ms = "
-            f"{submit / floor:.2f}× the dependency floor ({floor * 1000:.0f} ms); budget ≤ 1.5×"
+            f"{ratio:.2f}× the dependency floor ({floor * 1000:.0f} ms; median of the ratios "
+            "of side-by-side runs); budget ≤ 1.5×"
         )
 
         rate, decisions = _playouts(engine, seats, seconds=3.0)
