@@ -350,6 +350,18 @@ def _covered(materials: list[str], as_tasks: bool) -> str:
     return f" (covered: {', '.join(shown)})"
 
 
+def obstructs(view: Mapping[str, Any], owner: str) -> bool:
+    """Return whether ``owner`` has a work with an obstruction effect (Bangle, Curtain, Mask,
+    Tower; a Kite copy counts as its model), as a view shows it: its task is then written
+    in parentheses, as in the log."""
+    p = view["players"][owner]
+    copies = view.get("copies") or {}
+    return any(
+        INSTANCES[copies.get(work, work)].window == "obstruction"
+        for work in p["gallery"] + p["gift_shop"]
+    )
+
+
 def render(view: Mapping[str, Any], seat: str | None) -> list[str]:
     """Return terminal lines for a view: the table, then each temple."""
     lines = [
@@ -359,7 +371,9 @@ def render(view: Mapping[str, Any], seat: str | None) -> list[str]:
     doing = view.get("task")
     if doing:
         whose = "their own" if doing["owner"] == view["current"] else f"{doing['owner']}'s"
-        what = f"{whose} {task(doing['card'])} task"
+        # The log's reading: only an opponent's task is obstructed for the one performing it.
+        blocked = doing["owner"] != view["current"] and obstructs(view, doing["owner"])
+        what = f"{whose} {task(doing['card'], blocked)} task"
         lines.append(
             f"Noon: {view['current']} performs {what}, action {doing['done'] + 1} of {doing['total']}."
             if doing["total"]
@@ -376,7 +390,11 @@ def render(view: Mapping[str, Any], seat: str | None) -> list[str]:
     for s in view["seats"]:
         p = view["players"][s]
         you = " (you)" if s == seat else ""
-        slot = "face down" if p["task_face_down"] else (task(p["task"]) if p["task"] else "none")
+        slot = (
+            "face down"
+            if p["task_face_down"]
+            else (task(p["task"], obstructs(view, s)) if p["task"] else "none")
+        )
         hand = names(p["hand"]) if "hand" in p else f"{p['hand_count']} cards"
         lines.append(
             f"{s}{you}: task {slot}; hand {hand}; waiting {p['waiting_count']}; "

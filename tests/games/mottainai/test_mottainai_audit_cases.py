@@ -494,3 +494,21 @@ def test_rules_cases_are_numbered_once_and_cite_their_source():
             assert doc.startswith(case), f"{func}: docstring must start with {case}"
             assert re.search(r"rules|rulings|M-R\d+|DESIGN|issue|FAQ", doc), f"{func} cites nothing"
     assert len(ids) >= 60
+
+
+def test_MOT_16_5_show_writes_an_obstructed_task_in_parentheses(mot):
+    """MOT-16.5 (issue: Yucata-style logs): ``arbiter show`` reads a task as the log does:
+    in parentheses when its owner has an obstruction effect, also while an opponent
+    performs it; a temple without one shows its task plainly."""
+    state = mot.build(
+        gallery={"bob": ["curtain"]},
+        task={"bob": "bell"},
+        hand={"alice": ["jar", "coin"]},
+    )
+    mot.play(state, "alice", mot.task("jar"))
+    rows = mot.engine.render(mot.engine.view(state, "alice"), "alice")
+    assert any(row.startswith("bob: task (SMITH);") for row in rows)
+    assert any(row.startswith("alice (you): task POTTER;") for row in rows)
+    mot.play(state, "alice", {"kind": "use", "card": "curtain", "cards": ["coin"]})
+    rows = mot.engine.render(mot.engine.view(state, None), None)
+    assert "Noon: alice performs bob's (SMITH) task, action 1 of 1." in rows
