@@ -384,8 +384,8 @@ def render(view: Mapping[str, Any], seat: str | None) -> list[str]:
         lines.append(f"Deck top (face up): {floor_card(deck['top'])}.")
     if deck.get("returned_by_you"):
         lines.append(f"You returned to the deck: {names(deck['returned_by_you'])}.")
-    if view.get("revealed"):
-        shown = view["revealed"]
+    shown = view.get("revealed")
+    if shown and shown["cards"]:  # a SMITH needing no support reveals nothing worth a line
         lines.append(f"{shown['seat']} reveals {names(shown['cards'])}.")
     for s in view["seats"]:
         p = view["players"][s]

@@ -512,3 +512,15 @@ def test_MOT_16_5_show_writes_an_obstructed_task_in_parentheses(mot):
     mot.play(state, "alice", {"kind": "use", "card": "curtain", "cards": ["coin"]})
     rows = mot.engine.render(mot.engine.view(state, None), None)
     assert "Noon: alice performs bob's (SMITH) task, action 1 of 1." in rows
+
+
+def test_MOT_16_6_show_names_revealed_cards_and_skips_an_empty_reveal(mot):
+    """MOT-16.6 (M-R17): ``arbiter show`` names the cards the last decision revealed (a
+    SMITH's supports); a SMITH that needed none revealed nothing, and gets no line."""
+    state = mot.build(hand={"alice": ["coin"]})
+    state.revealed = {"seat": "alice", "cards": ["bowl", "cup"]}
+    rows = mot.engine.render(mot.engine.view(state, None), None)
+    assert "alice reveals Bowl, Cup." in rows
+    state.revealed = {"seat": "alice", "cards": []}
+    rows = mot.engine.render(mot.engine.view(state, None), None)
+    assert not any("reveals" in row for row in rows)
