@@ -60,17 +60,21 @@ class _LogReader:
         """Read ``block`` (``lines`` joined, each ending in a newline) next, or explain.
 
         One read and one comparison per entry keeps replays fast; only a mismatch
-        goes back over the lines one by one to name the first that differs.
+        goes over the lines one by one to name the first that differs.
         """
         assert self.handle is not None
-        start = self.handle.tell()
-        if self.handle.read(len(block)) == block:
+        found = self.handle.read(len(block))
+        if found == block:
             return
-        self.handle.seek(start)
-        for expected in lines:
-            found = self.handle.readline()
-            if found != expected.encode() + b"\n":
-                shown = found.rstrip(b"\n")[:80].decode("utf-8", "replace") or "(end of file)"
+        if found and not found.endswith(b"\n"):
+            found += self.handle.readline()  # the whole of the last line read
+        # Split as readline does (on newlines only), keeping each line's newline.
+        got = [part + b"\n" for part in found.split(b"\n")]
+        got[-1] = got[-1][:-1]  # after the last newline: a line without one, or nothing
+        for index, expected in enumerate(lines):
+            line = got[index] if index < len(got) else b""
+            if line != expected.encode() + b"\n":
+                shown = line.rstrip(b"\n")[:80].decode("utf-8", "replace") or "(end of file)"
                 raise VerificationFailed(
                     f"{self.path} differs {where}: expected {expected[:80]!r}, found {shown!r}"
                 )
