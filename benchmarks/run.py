@@ -157,7 +157,7 @@ def main() -> None:
             f"({decisions:,.0f} decisions/s with check); budget ≥ 20 games/s"
         )
         # Several games, so no one game's shape decides the figure. The machine's speed
-        # drifts for seconds at a time, so rounds over all games repeat for a few seconds:
+        # drifts for seconds at a time, so rounds over all games repeat for five seconds:
         # the figure takes each game at its best round (noise only ever slows a run down)
         # and the median round is printed beside it.
         games = [
@@ -167,7 +167,7 @@ def main() -> None:
         report = reports[0]
         decisions = sum(r.decisions for r in reports)
         entries = sum(r.entries for r in reports)
-        rounds = _verify_rounds(games, seconds=3.0)
+        rounds = _verify_rounds(games, seconds=5.0)
         best = sum(min(times) for times in zip(*rounds, strict=True))
         typical = statistics.median(sum(times) for times in rounds)
         print(
