@@ -54,7 +54,7 @@ class _LogReader:
     def expect(self, lines: list[str], where: str) -> None:
         """Read ``lines`` next, or raise naming the first line that differs."""
         if lines:
-            self.expect_block(("\n".join(lines) + "\n").encode(), lines, where)
+            self.expect_block(_block(lines), lines, where)
 
     def expect_block(self, block: bytes, lines: list[str], where: str) -> None:
         """Read ``block`` (``lines`` joined, each ending in a newline) next, or explain.
@@ -92,14 +92,18 @@ class _LogReader:
 def _expect_entry(logs: dict[str | None, _LogReader], seq: int, produced: EntryLines) -> None:
     """Compare one entry's lines with every log; seats that read the public lines share them."""
     public = views.log_entry(seq, produced.public)
-    public_block = ("\n".join(public) + "\n").encode() if public else b""
+    public_block = _block(public) if public else b""
     for seat, reader in logs.items():
         lines = produced.public if seat is None else produced.seats.get(seat, [])
-        if lines == produced.public:
-            if public_block:
-                reader.expect_block(public_block, public, f"at entry #{seq}")
-        else:
+        if lines != produced.public:
             reader.expect(views.log_entry(seq, lines), f"at entry #{seq}")
+        elif public_block:
+            reader.expect_block(public_block, public, f"at entry #{seq}")
+
+
+def _block(lines: list[str]) -> bytes:
+    """Return log lines as the bytes of a file: each ends in a newline."""
+    return ("\n".join(lines) + "\n").encode()
 
 
 def _fail(message: str) -> VerificationFailed:
@@ -269,11 +273,12 @@ def _replay(
                     signatures,
                 )
                 # The replay rebuilds the whole chain line; only a difference is explained.
+                prev = head or None
                 expected, entry_hash = entry_line(
-                    seq, kind, seat, head or None, file_digest, produced.public
+                    seq, kind, seat, prev, file_digest, produced.public
                 )
                 if expected != raw:
-                    _explain_chain_line(raw, seq, head or None, manifest_digest, kind, seat)
+                    _explain_chain_line(raw, seq, prev, manifest_digest, kind, seat)
                 _expect_entry(logs, seq, produced)
                 head = entry_hash
                 report.entries += 1

@@ -51,10 +51,12 @@ class Rng:
 
     __slots__ = ("_buffer", "_counter", "_entry", "_key", "_pos", "_seed")
 
-    def __init__(self, key: bytes):
-        self._key: bytes | None = key
-        self._seed = b""
-        self._entry = 0
+    def __init__(self, key: bytes | None, seed: bytes = b"", entry: int = 0):
+        # ``key`` None: derive it from ``seed`` and ``entry`` on the first draw (most
+        # entries of most games draw nothing, and a replay opens a stream per entry).
+        self._key = key
+        self._seed = seed
+        self._entry = entry
         self._counter = 0
         self._buffer = b""
         self._pos = 0
@@ -62,11 +64,7 @@ class Rng:
     @classmethod
     def for_entry(cls, seed: bytes, entry: int) -> Rng:
         """Return the stream for chain entry ``entry`` (entry 0 is the setup)."""
-        # The key is derived on the first draw: most entries of most games draw nothing,
-        # and a replay creates one stream per entry.
-        rng = cls(b"")
-        rng._key, rng._seed, rng._entry = None, seed, entry
-        return rng
+        return cls(None, seed, entry)
 
     def bytes(self, n: int) -> bytes:
         """Return the next ``n`` bytes of the stream."""

@@ -152,14 +152,12 @@ class Table:
                     f"action {index + 1} ({action.get('kind')}): {exc.message}{rule}", exc.rule
                 ) from None
             produced = engine.apply(state, seat, action, rng)
-            if index < last:
-                for event in produced:
-                    if event.barrier:
-                        raise BarrierCrossed(
-                            f"the batch must stop after action {index + 1} ({action.get('kind')}): "
-                            "it reveals new information; send the rest in a new move file "
-                            "against the new head"
-                        )
+            if index < last and any(event.barrier for event in produced):
+                raise BarrierCrossed(
+                    f"the batch must stop after action {index + 1} ({action.get('kind')}): "
+                    "it reveals new information; send the rest in a new move file "
+                    "against the new head"
+                )
             events.extend(produced)
         return self._narrate(events)
 

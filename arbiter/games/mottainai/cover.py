@@ -7,7 +7,7 @@ works of a material cannot cover every helper (sale) of it, none is covered.
 from __future__ import annotations
 
 from arbiter.games.mottainai.cards import MATERIAL, VALUE, card
-from arbiter.games.mottainai.effects.dispatch import answers, identity, query
+from arbiter.games.mottainai.effects.dispatch import identity, query
 from arbiter.games.mottainai.state import State
 
 
@@ -81,50 +81,14 @@ def wing_count(state: State, seat: str, wing: str) -> int:
 
 
 def covered(state: State, seat: str) -> tuple[list[str], list[str]]:
-    """Return the materials of the seat's covered helpers and of its covered sales, sorted.
-
-    What ``helpers_covered`` and ``sales_covered`` answer for every material of a helper
-    (a sale), for the views: each wing's works and each zone's cards are counted once.
-    """
+    """Return the materials of the seat's covered helpers and of its covered sales, sorted
+    (for the views), asking ``helpers_covered`` and ``sales_covered`` for each material."""
     p = state.players[seat]
     if not p.gallery and not p.gift_shop:
         return [], []  # no work covers anything, and none has an effect (Bangle, Go Set)
-    helpers: list[str] = []
-    if p.helpers:
-        have = _tally(p.helpers)
-        task = state.task  # Fountain's revealed cards count too, as in ``helper_count``
-        if task is not None and seat == state.current and task["material"] in have:
-            have[task["material"]] += task.get("helpers", 0)
-        room = _capacities(state, seat, "gallery")
-        asks = answers(state, seat, "helpers_covered")  # Bangle
-        for mat in sorted(have):
-            ok = mat in room and have[mat] <= room[mat]
-            if asks:
-                ok = bool(query(state, seat, "helpers_covered", ok, {"material": mat}))
-            if ok:
-                helpers.append(mat)
-    sales: list[str] = []
-    if p.sales:
-        have = _tally(p.sales)
-        room = _capacities(state, seat, "gift_shop")
-        sales = [mat for mat in sorted(have) if mat in room and have[mat] <= room[mat]]
-    return helpers, sales
-
-
-def _tally(cards: list[str]) -> dict[str, int]:
-    """Return how many of ``cards`` are of each material (the materials present only)."""
-    out: dict[str, int] = {}
-    for c in cards:
-        mat = MATERIAL[c]
-        out[mat] = out[mat] + 1 if mat in out else 1  # (``dict.get`` is slower)
-    return out
-
-
-def _capacities(state: State, seat: str, wing: str) -> dict[str, int]:
-    """Return ``capacity(state, seat, wing, m)`` for every material ``m`` with a work there."""
-    copies = state.memo.get("copies")  # a Kite copy counts as its model, as in ``capacity``
-    out: dict[str, int] = {}
-    for w in wing_works(state, seat, wing):
-        mat = MATERIAL[copies.get(w, w) if copies else w]
-        out[mat] = out[mat] + VALUE[mat] if mat in out else VALUE[mat]
-    return out
+    helpers = sorted(set(map(MATERIAL.__getitem__, p.helpers)))
+    sales = sorted(set(map(MATERIAL.__getitem__, p.sales)))
+    return (
+        [mat for mat in helpers if helpers_covered(state, seat, mat)],
+        [mat for mat in sales if sales_covered(state, seat, mat)],
+    )

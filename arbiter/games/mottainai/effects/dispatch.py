@@ -186,12 +186,6 @@ def query(state: State, seat: str, name: str, value: Any, ctx: dict[str, Any] | 
     return value
 
 
-def answers(state: State, seat: str, name: str) -> bool:
-    """Return whether one of the seat's works answers query ``name`` (else ``query`` is a no-op)."""
-    ids = ANSWERING.get(name)
-    return ids is not None and any(name in eff.queries for _, eff in _registered(state, seat, ids))
-
-
 def has_window(state: State, seat: str, window: str) -> bool:
     """Return whether one of the seat's works has an implemented effect of ``window``."""
     return bool(_registered(state, seat, BY_WINDOW.get(window, _NONE)))
