@@ -65,7 +65,9 @@ def play(
     seats = list(SEAT_NAMES[:players])
     run = SelfPlay(root, root / "game", root / "keys", root / "moves", seats)
     for seat in seats:
-        keygen(seat, run.keys)
+        # Players' and referee's keys derive from the seed too: joins derive their
+        # entropy from the keys, and the same seed must play the same game.
+        keygen(seat, run.keys, seed=_derive(seed, f"key:{seat}"))
     pairs = [(seat, str(run.keys / f"{seat}.pub")) for seat in seats]
     game_id = "demo-" + hashlib.sha256(f"{engine_name}:{seed}".encode()).hexdigest()[:12]
     new_game(
@@ -77,20 +79,20 @@ def play(
         created=created,
         secret=_derive(seed, "secret"),
         game_id=game_id,
+        referee_seed=_derive(seed, "referee"),
     )
     gd = GameDir(run.game)
 
     def send(path: Path, obj: dict) -> None:
-        atomic_write(path, pretty(obj))
+        atomic_write(path, pretty(obj), mode=0o644)
         submit(run.game, path.read_bytes(), path.name)
         run.files += 1
 
     shadow = _shadow(gd, _derive(seed, "secret"))
     for seat in seats:
-        entropy = _derive(seed, f"join:{seat}")
-        join = make_join(gd.manifest, seat, run.keys / seat, entropy=entropy)
+        join = make_join(gd.manifest, seat, run.keys / seat)
         send(run.moves / f"join-{seat}.json", join)
-        shadow.join(seat, entropy)
+        shadow.join(seat, bytes.fromhex(join["entropy"]))
     choices = Rng(_derive(seed, "bots"))
     while run.files < max_files:
         public = load_state(gd.public_state)

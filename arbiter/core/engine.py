@@ -42,6 +42,13 @@ class EngineInfo:
     options: tuple[OptionInfo, ...] = ()
     notes: tuple[str, ...] = ()
     """Plain warnings for users, e.g. that a card table is provisional."""
+    score_columns: tuple[str, ...] = ()
+    """The result table's columns in order: every key an outcome's breakdown may hold.
+
+    State files store the breakdown as canonical JSON (keys sorted), so the column order
+    of a log's result table must come from here to be rebuilt from public files alone.
+    Keys not listed follow in alphabetical order.
+    """
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,16 @@ Kept apart from the pydantic models so the hot paths (submit, verify) need not b
 GAME_ID = r"^[a-z0-9][a-z0-9-]{0,62}$"
 SEAT_ID = r"^[a-z][a-z0-9_-]{0,31}$"
 
-MANIFEST_FORMAT = "arbiter.game/1"
-JOIN_FORMAT = "arbiter.join/1"
+# Version 2 (wave 2): the manifest names the referee's key and joins carry entropy
+# derived from the player's key (docs/rng.md). Version-1 games still verify and play.
+MANIFEST_FORMAT = "arbiter.game/2"
+MANIFEST_FORMAT_1 = "arbiter.game/1"
+JOIN_FORMAT = "arbiter.join/2"
+JOIN_FORMAT_1 = "arbiter.join/1"
+# The join format each manifest version takes.
+JOIN_FOR_MANIFEST = {MANIFEST_FORMAT: JOIN_FORMAT, MANIFEST_FORMAT_1: JOIN_FORMAT_1}
+ENTROPY_FORMAT = "arbiter.entropy/1"
+RECEIPT_FORMAT = "arbiter.receipt/1"
 MOVE_FORMAT = "arbiter.move/1"
 CHAIN_FORMAT = "arbiter.chain/1"
 STATE_FORMAT = "arbiter.state/1"

@@ -1,9 +1,13 @@
-"""The game folder on disk: its layout, atomic writes and the referee's lock.
+"""The game folder on disk: its layout, atomic writes, permissions and the referee's lock.
 
 Layout (DESIGN.md): ``game.json``, ``chain.jsonl``, ``public/``, ``players/<seat>/``,
-private ``referee/`` (``secret`` and ``signed.jsonl``, the accepted signed files one per
-line) and ``reveal/`` after reveal (``reveal.json`` and a copy of ``signed.jsonl``).
-Every write is a temp file + fsync + rename, so a reader never sees half a file.
+private ``referee/`` (``secret``, ``signed.jsonl`` with the accepted signed files one per
+line, ``key`` or ``key-path``, ``receipts/``, ``lock``) and ``reveal/`` after reveal
+(``reveal.json`` and a copy of ``signed.jsonl``).
+
+Every write is a temp file + fsync + rename, so a reader never sees half a file. Published
+files are world-readable (0644, folders 0755); ``referee/`` is 0700 and its files 0600.
+Writers hold an exclusive lock; readers (``verify``, ``status``) a shared one.
 """
 
 from __future__ import annotations
@@ -11,30 +15,74 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
+import signal
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from arbiter.core.errors import NotReady
+from arbiter.core.errors import NotReady, Tampered
+
+PUBLIC_FILE, PUBLIC_DIR = 0o644, 0o755
+PRIVATE_FILE, PRIVATE_DIR = 0o600, 0o700
+
+# A temporary file of atomic_write: ".<name>.<random>.tmp".
+_TEMP = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")
+
+# Test hook (a "failpoint", as etcd and TiKV call it): with ARBITER_FAILPOINT=N the
+# process kills itself with SIGKILL at its N-th write point, so the crash-recovery tests
+# can stop a real `arbiter submit` exactly there. Unset, it costs one comparison.
+_FAILPOINT = os.environ.get("ARBITER_FAILPOINT")
+_reached = [0]
 
 
-def atomic_write(path: Path, data: bytes, sync_dir: bool = True) -> None:
+def write_point() -> None:
+    """Count a point where a crash could leave the folder between two writes."""
+    if _FAILPOINT is None:
+        return
+    _reached[0] += 1
+    if str(_reached[0]) == _FAILPOINT:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _default_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def ensure_dir(directory: Path, mode: int | None = None) -> None:
+    """Create ``directory`` (and its parents) if missing; set ``mode`` on it if given."""
+    if not directory.is_dir():
+        directory.mkdir(parents=True, exist_ok=True)
+    if mode is not None and stat.S_IMODE(os.stat(directory).st_mode) != mode:
+        os.chmod(directory, mode)
+
+
+def atomic_write(
+    path: Path, data: bytes, sync_dir: bool = True, mode: int | None = None
+) -> None:
     """Replace ``path`` with ``data`` atomically (temp file, fsync, rename, fsync dir).
 
+    ``mode`` sets the file's permissions (default: a new file's, under the umask).
     ``sync_dir=False`` leaves the folder's fsync to the caller, who syncs once per folder.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    ensure_dir(path.parent)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, _default_mode() if mode is None else mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        write_point()  # the temporary file is written, the target not replaced yet
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    write_point()  # replaced, the folder not synced yet
     if sync_dir:
         fsync_dir(path.parent)
 
@@ -49,7 +97,7 @@ def fsync_dir(directory: Path) -> None:
 
 
 class GameDir:
-    """Paths of one game folder."""
+    """Paths of one game folder, and the checks and locks that guard it."""
 
     def __init__(self, root: Path | str):
         self.root = Path(root)
@@ -95,6 +143,24 @@ class GameDir:
         """Every accepted signed file, canonical, one per line: line n−1 is entry n."""
         return self.referee / "signed.jsonl"
 
+    @property
+    def referee_key(self) -> Path:
+        """The referee's private key when arbiter made it (``arbiter new``)."""
+        return self.referee / "key"
+
+    @property
+    def referee_key_path(self) -> Path:
+        """One line: where the referee's own key lives (``arbiter new --referee-key``)."""
+        return self.referee / "key-path"
+
+    @property
+    def receipts(self) -> Path:
+        return self.referee / "receipts"
+
+    def receipt(self, seq: int) -> Path:
+        """The referee's signed receipt for chain entry ``seq``."""
+        return self.receipts / f"{seq}.json"
+
     # after reveal
     @property
     def reveal(self) -> Path:
@@ -109,19 +175,121 @@ class GameDir:
         """After reveal: the same lines as ``referee/signed.jsonl``, for anyone to replay."""
         return self.reveal / "signed.jsonl"
 
+    def mode(self, path: Path) -> int:
+        """Return the permissions a file of this folder gets: private under referee/."""
+        return PRIVATE_FILE if self.referee in path.parents else PUBLIC_FILE
+
+    def write(self, path: Path, data: bytes, sync_dir: bool = True) -> None:
+        """Write one file of the folder atomically, with its folder's permissions."""
+        self.make_dirs(path.parent)
+        atomic_write(path, data, sync_dir, self.mode(path))
+
+    def make_dirs(self, directory: Path) -> None:
+        """Create ``directory`` inside the folder: 0700 under referee/, else 0755."""
+        chain = [directory, *directory.parents]
+        below = chain[: chain.index(self.root)] if self.root in chain else [directory]
+        for folder in reversed(below):
+            private = folder == self.referee or self.referee in folder.parents
+            ensure_dir(folder, PRIVATE_DIR if private else PUBLIC_DIR)
+
     def require(self) -> None:
         """Raise ``NotReady`` unless this looks like a game folder."""
         if not self.manifest.is_file():
             raise NotReady(f"{self.root} is not a game folder (no game.json): check the path")
 
+    def check_layout(self, seats: list[str] | None = None) -> None:
+        """Raise ``Tampered`` if the folder holds a link, a FIFO or a device, or a folder
+        where a file belongs (or the reverse): writing there could land outside the folder
+        or fail half-way.
+        """
+        from arbiter.core.safeio import refuse_links
+
+        refuse_links(self.root, "the game folder")
+        files = [self.manifest, self.chain, self.public_state, self.public_log]
+        files += [self.secret, self.lockfile, self.referee_signed, self.referee_key]
+        files += [self.referee_key_path, self.reveal_record, self.reveal_signed]
+        for seat in seats or []:
+            files += [self.seat_state(seat), self.seat_log(seat)]
+        for path in files:
+            if path.exists() and not path.is_file():
+                raise Tampered(
+                    f"{path} is a folder, not a file: move it away so arbiter can rewrite it"
+                )
+        for folder in (self.root / "public", self.root / "players", self.referee, self.reveal):
+            if folder.exists() and not folder.is_dir():
+                raise Tampered(f"{folder} is a file, not a folder: move it away")
+
+    def remove_temporaries(self) -> list[Path]:
+        """Delete temporary files a crashed write left behind; return them (under the lock)."""
+        folders = [self.root, self.root / "public", self.referee, self.receipts, self.reveal]
+        players = self.root / "players"
+        if players.is_dir():
+            folders += [p for p in sorted(players.iterdir()) if p.is_dir()]
+        removed = []
+        for folder in folders:
+            if not folder.is_dir():
+                continue
+            for entry in os.scandir(folder):
+                if entry.is_file(follow_symlinks=False) and _TEMP.fullmatch(entry.name):
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+        return removed
+
+    def _open_lock(self) -> int:
+        return os.open(self.lockfile, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the referee's exclusive lock for the duration of a write."""
-        if not self.lockfile.is_file():
-            raise NotReady(f"{self.root} has no referee/ folder: only the referee can do this")
-        with open(self.lockfile, "rb") as handle:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            fd = self._open_lock()
+        except FileNotFoundError:
+            raise NotReady(
+                f"{self.root} has no referee/ folder: only the referee can do this"
+            ) from None
+        except OSError as exc:
+            raise Tampered(
+                f"{self.lockfile} cannot be opened ({exc.strerror}): it must be a plain file"
+            ) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[bool]:
+        """Hold a shared lock while reading, if this is the referee's copy; yield whether
+        a lock is held (a published copy has no lock: readers retry on a change instead).
+        """
+        try:
+            fd = self._open_lock()
+        except OSError:
+            yield False
+            return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            yield True
+        finally:
+            os.close(fd)
+
+    def fingerprint(self) -> tuple[tuple[str, int, int, int], ...]:
+        """Return size, mtime and inode of the published files: equal before and after a
+        read means no writer replaced any of them meanwhile.
+        """
+        paths = [self.manifest, self.chain, self.public_state, self.public_log]
+        paths += [self.reveal_record, self.reveal_signed]
+        players = self.root / "players"
+        if players.is_dir():
+            for folder in sorted(players.iterdir()):
+                paths += [folder / "state.json", folder / "log.md"]
+        out = []
+        for path in paths:
             try:
-                yield
-            finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+                st = os.stat(path, follow_symlinks=False)
+            except OSError:
+                out.append((str(path), -1, -1, -1))
+                continue
+            out.append((str(path), st.st_size, st.st_mtime_ns, st.st_ino))
+        return tuple(out)

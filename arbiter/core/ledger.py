@@ -12,19 +12,25 @@ from arbiter.core import registry
 from arbiter.core.canonical import digest, parse_canonical, parse_strict, sha256_hex
 from arbiter.core.engine import Engine
 from arbiter.core.errors import ArbiterError, NotReady, SchemaViolation, Tampered
+from arbiter.core.formats import MANIFEST_FORMAT, MANIFEST_FORMAT_1
 from arbiter.core.gamedir import GameDir
+from arbiter.core.safeio import read_input, shown
 from arbiter.core.schemas import validate
 
-FILE_KINDS = {"arbiter.join/1": "join", "arbiter.move/1": "move"}
+# format -> (kind, schema name)
+FILE_KINDS = {
+    "arbiter.join/2": ("join", "join"),
+    "arbiter.join/1": ("join", "join-v1"),
+    "arbiter.move/1": ("move", "move"),
+}
+MANIFEST_SCHEMAS = {MANIFEST_FORMAT: "manifest", MANIFEST_FORMAT_1: "manifest-v1"}
 
 
 def read_json(path: Path, what: str) -> Any:
-    """Read and strictly parse a JSON file."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise NotReady(f"{what} not found at {path}: check the path") from None
-    return parse_strict(data, what)
+    """Read and strictly parse a JSON file (``safeio.read_input``: a regular file, not a
+    symlink, FIFO or device, at most 1 MiB; ``NotReady`` when it is missing)."""
+    name = shown(path) if what in (str(path), path.name) else f"{what} {shown(path)}"
+    return parse_strict(read_input(path, name), what)
 
 
 def load_manifest(gd: GameDir) -> tuple[dict[str, Any], str, Engine]:
@@ -32,7 +38,10 @@ def load_manifest(gd: GameDir) -> tuple[dict[str, Any], str, Engine]:
     gd.require()
     manifest = read_json(gd.manifest, "game.json")
     try:
-        validate("manifest", manifest, "game.json")
+        schema = "manifest"
+        if isinstance(manifest, dict):
+            schema = MANIFEST_SCHEMAS.get(manifest.get("format"), "manifest")  # type: ignore[arg-type]
+        validate(schema, manifest, "game.json")
     except SchemaViolation as exc:
         raise Tampered(f"{exc.message} (was game.json edited?)") from None
     engine = registry.get(manifest["engine"]["name"])
@@ -54,13 +63,14 @@ def classify(obj: Any, what: str) -> str:
     """Return ``"join"`` or ``"move"`` for a submitted object, else raise ``SchemaViolation``."""
     if not isinstance(obj, dict):
         raise SchemaViolation(f"{what}: expected a JSON object (a join or move file)")
-    kind = FILE_KINDS.get(obj.get("format"))  # type: ignore[arg-type]
-    if kind is None:
+    found = FILE_KINDS.get(obj.get("format"))  # type: ignore[arg-type]
+    if found is None:
         raise SchemaViolation(
-            f"{what}: format {obj.get('format')!r} is not a join or move file "
-            "(expected arbiter.join/1 or arbiter.move/1)"
+            f"{what}: format {str(obj.get('format'))[:40]!r} is not a join or move file "
+            "(expected arbiter.join/2 or arbiter.move/1)"
         )
-    validate(kind, obj, what)
+    kind, schema = found
+    validate(schema, obj, what)
     return kind
 
 

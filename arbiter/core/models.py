@@ -7,16 +7,65 @@ these models. Field docstrings flow into the schemas.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from arbiter.core.formats import GAME_ID, SEAT_ID
 
-DIGEST = r"^sha256:[0-9a-f]{64}$"
-HEX32 = r"^[0-9a-f]{64}$"
-PUBKEY = r"^(ssh-ed25519|ecdsa-sha2-nistp256|ecdsa-sha2-nistp384|ecdsa-sha2-nistp521|ssh-rsa) [A-Za-z0-9+/=]+( .*)?$"
-ARMORED = r"^-----BEGIN SSH SIGNATURE-----\n[A-Za-z0-9+/=\n]+\n-----END SSH SIGNATURE-----\n?$"
+def _chars(first: str, allowed: str, max_length: int) -> Any:
+    """A string type: starts with ``first``, every character in ``allowed``, 1–max long.
+
+    No ``$`` anywhere: Python's ``$`` (which the jsonschema package uses) also matches
+    before a final newline, ECMA-262's does not. A start anchor, a "no other character"
+    clause and a length bound mean the same in every regex dialect.
+    """
+    schema = {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": max_length,
+        "pattern": f"^{first}",
+        "not": {"pattern": f"[^{allowed}]"},
+    }
+    return Annotated[str, WithJsonSchema(schema)]
+
+
+def _exact(pattern: str, length: int) -> Any:
+    """A fixed-length string type starting with ``pattern`` (which spans ``length``)."""
+    schema = {"type": "string", "minLength": length, "maxLength": length, "pattern": f"^{pattern}"}
+    return Annotated[str, WithJsonSchema(schema)]
+
+
+SeatId = _chars("[a-z]", "a-z0-9_-", 32)
+GameId = _chars("[a-z0-9]", "a-z0-9-", 63)
+Name = _chars("[a-z]", "a-z0-9_-", 32)
+Digest = _exact("sha256:[0-9a-f]{64}", 71)
+Hex32 = _exact("[0-9a-f]{64}", 64)
+# "<type> <base64>", no comment: arbiter stores keys normalised (docs/signing.md), and only
+# the key types whose signatures sshsig verifies and which sign deterministically.
+PublicKey = Annotated[
+    str,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "maxLength": 2048,
+            "pattern": "^(ssh-ed25519|ssh-rsa) [A-Za-z0-9+/]",
+            "not": {"pattern": "[^A-Za-z0-9+/= -]| .* "},
+        }
+    ),
+]
+# An armored SSHSIG; after its END line at most one newline.
+Armored = Annotated[
+    str,
+    WithJsonSchema(
+        {
+            "type": "string",
+            "maxLength": 4096,
+            "pattern": r"^-----BEGIN SSH SIGNATURE-----\n[A-Za-z0-9+/=\n]+\n"
+            r"-----END SSH SIGNATURE-----",
+            "not": {"pattern": r"-----END SSH SIGNATURE-----([^\n]|\n[\s\S])"},
+        }
+    ),
+]
 
 
 class Strict(BaseModel):
@@ -28,7 +77,7 @@ class Strict(BaseModel):
 class EngineRef(Strict):
     """The engine that referees the game, pinned by version."""
 
-    name: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")
+    name: Name
     """Registry name of the engine (see `arbiter games`)."""
     version: str = Field(max_length=32)
     """Engine version; replays must use the same rules version."""
@@ -37,45 +86,104 @@ class EngineRef(Strict):
 class Seat(Strict):
     """A seat at the table and the key that signs for it."""
 
-    seat: str = Field(pattern=SEAT_ID)
+    seat: SeatId
     """Seat id used in every file (lower case)."""
     name: str = Field(min_length=1, max_length=64)
     """Display name."""
-    key: str = Field(pattern=PUBKEY, max_length=2048)
-    """Public key in authorized_keys form."""
+    key: PublicKey
+    """Public key as `<type> <base64>` (authorized_keys form without a comment)."""
 
 
-class Manifest(Strict):
-    """`game.json`: what is played, by whom, and the commitment to the secret seed."""
+class ManifestV1(Strict):
+    """`game.json` of version 1 (before the referee key): still played and verified."""
 
     format: Literal["arbiter.game/1"]
-    game: str = Field(pattern=GAME_ID)
+    game: GameId
     """Game id; every join and move file names it."""
     engine: EngineRef
     options: dict[str, Any]
     """Engine options as the engine parsed them (data embedded, never file paths)."""
     seats: list[Seat] = Field(min_length=1, max_length=16)
     """Seats in turn order."""
-    commitment: str = Field(pattern=DIGEST)
+    commitment: Digest
     """sha256("arbiter-commit/1" ‖ secret): the seed is fixed before anyone joins."""
     join: bool
-    """True: every seat sends a signed join file with fresh entropy before setup."""
+    """True: every seat sends a signed join file before setup."""
     created: str = Field(max_length=40)
     """Creation time (UTC, ISO 8601); informational only."""
 
 
-class JoinFile(Strict):
-    """A seat's signed join: fresh entropy mixed into the seed (namespace arbiter-join)."""
+class Manifest(Strict):
+    """`game.json`: what is played, by whom, the referee's key and the seed commitment."""
+
+    format: Literal["arbiter.game/2"]
+    game: GameId
+    """Game id; every join and move file names it."""
+    engine: EngineRef
+    options: dict[str, Any]
+    """Engine options as the engine parsed them (data embedded, never file paths)."""
+    seats: list[Seat] = Field(min_length=1, max_length=16)
+    """Seats in turn order."""
+    referee: PublicKey
+    """The referee's public key: it signs a receipt for every accepted file."""
+    commitment: Digest
+    """sha256("arbiter-commit/1" ‖ secret): the seed is fixed before anyone joins."""
+    join: bool
+    """True: every seat sends a signed join file (arbiter.join/2) before setup."""
+    created: str = Field(max_length=40)
+    """Creation time (UTC, ISO 8601); informational only."""
+
+
+class JoinFileV1(Strict):
+    """A version-1 join (games of `arbiter.game/1`): entropy chosen by the player."""
 
     format: Literal["arbiter.join/1"]
-    game: str = Field(pattern=GAME_ID)
-    seat: str = Field(pattern=SEAT_ID)
-    manifest: str = Field(pattern=DIGEST)
+    game: GameId
+    seat: SeatId
+    manifest: Digest
     """Digest of the game.json being joined: the player accepts exactly these terms."""
-    entropy: str = Field(pattern=HEX32)
-    """32 fresh random bytes, hex."""
-    signature: str = Field(pattern=ARMORED, max_length=4096)
+    entropy: Hex32
+    """32 random bytes, hex."""
+    signature: Armored
     """SSHSIG over the canonical bytes of this object without `signature`."""
+
+
+class JoinFile(Strict):
+    """A seat's signed join (namespace arbiter-join): entropy the player cannot choose.
+
+    `entropy` is SHA-256("arbiter-entropy/1" ‖ 0x00 ‖ the decoded `entropy_signature`), a
+    deterministic signature by the seat's key over the game and manifest digest
+    (docs/rng.md): one player, one possible join per game.
+    """
+
+    format: Literal["arbiter.join/2"]
+    game: GameId
+    seat: SeatId
+    manifest: Digest
+    """Digest of the game.json being joined: the player accepts exactly these terms."""
+    entropy: Hex32
+    """Derived from `entropy_signature`, hex."""
+    entropy_signature: Armored
+    """SSHSIG (namespace arbiter-entropy, sha512) over an arbiter.entropy/1 statement."""
+    signature: Armored
+    """SSHSIG over the canonical bytes of this object without `signature`."""
+
+
+class Receipt(Strict):
+    """A referee's receipt (namespace arbiter-receipt): this file became this chain entry."""
+
+    format: Literal["arbiter.receipt/1"]
+    game: GameId
+    seq: int = Field(ge=1)
+    """The chain entry the accepted file became."""
+    kind: Literal["join", "move"]
+    seat: SeatId
+    hash: Digest
+    """That entry's hash: it fixes every entry before it too."""
+    digest: Digest
+    """Digest of the accepted file (the chain entry's `digest`)."""
+    signature: Armored
+    """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
 
 
 class Decision(BaseModel):
@@ -83,20 +191,20 @@ class Decision(BaseModel):
 
     model_config = ConfigDict(extra="allow", strict=True, frozen=True)
 
-    kind: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")
+    kind: Name
 
 
 class MoveFile(Strict):
     """A seat's signed batch of decisions (namespace arbiter-move)."""
 
     format: Literal["arbiter.move/1"]
-    game: str = Field(pattern=GAME_ID)
-    seat: str = Field(pattern=SEAT_ID)
-    after: str = Field(pattern=DIGEST)
+    game: GameId
+    seat: SeatId
+    after: Digest
     """The chain head this move was built against; a stale head is rejected."""
     actions: list[Decision] = Field(min_length=1, max_length=64)
     """Decisions applied in order, all or none."""
-    signature: str = Field(pattern=ARMORED, max_length=4096)
+    signature: Armored
     """SSHSIG over the canonical bytes of this object without `signature`."""
 
 
@@ -107,14 +215,14 @@ class ChainEntry(Strict):
     seq: int = Field(ge=0)
     """0 is the genesis entry (the manifest); then one per accepted file."""
     kind: Literal["genesis", "join", "move"]
-    seat: str | None = Field(pattern=SEAT_ID)
-    prev: str | None = Field(pattern=DIGEST)
+    seat: SeatId | None
+    prev: Digest | None
     """Hash of the previous entry (null for genesis)."""
-    digest: str = Field(pattern=DIGEST)
+    digest: Digest
     """Digest of the accepted file's canonical bytes (the manifest for genesis)."""
     summary: list[str]
     """The public log lines this entry produced."""
-    hash: str = Field(pattern=DIGEST)
+    hash: Digest
     """Digest of this entry without `hash`: what the next entry and move files cite."""
 
 
@@ -140,14 +248,14 @@ class StateFile(Strict):
     """`players/<seat>/state.json` and `public/state.json`: one viewer's whole picture."""
 
     format: Literal["arbiter.state/1"]
-    game: str = Field(pattern=GAME_ID)
+    game: GameId
     engine: EngineRef
     seat: str | None
     """The viewer; null for the public (spectator) state."""
     seats: list[str]
     status: Literal["joining", "playing", "over"]
     seq: int = Field(ge=0)
-    head: str = Field(pattern=DIGEST)
+    head: Digest
     """Chain head hash: the `after` of the next move file."""
     waiting_for: list[str]
     """Seats whose join or decision the game waits for."""
@@ -163,9 +271,9 @@ class RevealFile(Strict):
     """`reveal/reveal.json`: the secret, so anyone can re-derive the seed and replay."""
 
     format: Literal["arbiter.reveal/1"]
-    game: str = Field(pattern=GAME_ID)
-    secret: str = Field(pattern=HEX32)
-    head: str = Field(pattern=DIGEST)
+    game: GameId
+    secret: Hex32
+    head: Digest
     """Chain head at reveal time."""
     forced: bool
     """True when the referee revealed before the game was over (`--force`)."""
@@ -173,7 +281,10 @@ class RevealFile(Strict):
 
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "manifest": Manifest,
+    "manifest-v1": ManifestV1,
     "join": JoinFile,
+    "join-v1": JoinFileV1,
+    "receipt": Receipt,
     "move": MoveFile,
     "chain-entry": ChainEntry,
     "state": StateFile,

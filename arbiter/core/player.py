@@ -12,15 +12,28 @@ from typing import Any
 
 from arbiter.core.canonical import digest, parse_strict
 from arbiter.core.errors import ArbiterError, SchemaViolation, UnknownSeat, UsageError
-from arbiter.core.formats import JOIN_FORMAT, MOVE_FORMAT
+from arbiter.core.formats import JOIN_FORMAT, JOIN_FORMAT_1, MANIFEST_FORMAT_1, MOVE_FORMAT
 from arbiter.core.ledger import read_json
+from arbiter.core.safeio import shown
 from arbiter.core.schemas import validate
 
 
 def load_state(path: Path) -> dict[str, Any]:
-    """Read and validate a state file."""
+    """Read and validate a state file (a regular file of at most 1 MiB, not a symlink).
+
+    Besides the schema, the fields the commands rely on must agree: a game being played
+    has a prompt, and legal decisions belong to the prompted seat.
+    """
     state = read_json(path, "state file")
     validate("state", state, str(path))
+    prompt = state["prompt"]
+    if (state["status"] == "playing" and prompt is None) or (
+        state["legal"] is not None and (prompt is None or prompt["seat"] != state["seat"])
+    ):
+        raise SchemaViolation(
+            f"state file {shown(path)} contradicts itself (status, prompt and legal decisions "
+            "disagree): use the state file the referee wrote"
+        )
     return dict(state)
 
 
@@ -37,14 +50,20 @@ def _check_key(key: Path, expected: str, seat: str) -> None:
             )
 
 
-def make_join(
-    manifest_path: Path, seat: str, key: Path, entropy: bytes | None = None
-) -> dict[str, Any]:
-    """Return a signed join file for ``seat`` with 32 bytes of fresh entropy."""
+def make_join(manifest_path: Path, seat: str, key: Path) -> dict[str, Any]:
+    """Return ``seat``'s signed join file for the game.json at ``manifest_path``.
+
+    For a version-2 game the entropy is derived from a deterministic signature by the
+    seat's key over the manifest's digest (``arbiter.core.joins``): the same key and
+    game.json always give the same file, so a referee cannot shop among several joins.
+    A version-1 game gets 32 random bytes, as before.
+    """
+    from arbiter.core import joins
     from arbiter.core.signing import NAMESPACE_JOIN, sign
 
     manifest = read_json(manifest_path, "game.json")
-    validate("manifest", manifest, str(manifest_path))
+    schema = "manifest-v1" if isinstance(manifest, dict) and manifest.get("format") == MANIFEST_FORMAT_1 else "manifest"
+    validate(schema, manifest, str(manifest_path))
     keys = {s["seat"]: s["key"] for s in manifest["seats"]}
     if seat not in keys:
         raise UnknownSeat(
@@ -53,13 +72,26 @@ def make_join(
     if not manifest["join"]:
         raise UsageError("this game was created with --no-join: it needs no join files")
     _check_key(key, keys[seat], seat)
-    join = {
-        "format": JOIN_FORMAT,
-        "game": manifest["game"],
-        "seat": seat,
-        "manifest": digest(manifest),
-        "entropy": (entropy if entropy is not None else os.urandom(32)).hex(),
-    }
+    manifest_digest = digest(manifest)
+    join: dict[str, Any]
+    if manifest["format"] == MANIFEST_FORMAT_1:
+        join = {
+            "format": JOIN_FORMAT_1,
+            "game": manifest["game"],
+            "seat": seat,
+            "manifest": manifest_digest,
+            "entropy": os.urandom(32).hex(),
+        }
+    else:
+        proof, entropy = joins.sign_entropy(manifest["game"], seat, manifest_digest, key)
+        join = {
+            "format": JOIN_FORMAT,
+            "game": manifest["game"],
+            "seat": seat,
+            "manifest": manifest_digest,
+            "entropy": entropy.hex(),
+            "entropy_signature": proof,
+        }
     join["signature"] = sign(join, key, NAMESPACE_JOIN)
     return join
 

@@ -15,9 +15,12 @@ from typing import Any
 from arbiter.core import views
 from arbiter.core.chain import iter_chain
 from arbiter.core.engine import Engine
-from arbiter.core.gamedir import GameDir, atomic_write, fsync_dir
+from arbiter.core.formats import JOIN_FORMAT, JOIN_FORMAT_1
+from arbiter.core.gamedir import GameDir, fsync_dir
 from arbiter.core.ledger import Records
 from arbiter.core.table import EntryLines, Table
+
+JOIN_FORMATS = (JOIN_FORMAT, JOIN_FORMAT_1)
 
 
 @dataclass
@@ -27,6 +30,8 @@ class Rebuilt:
     table: Table
     chain: list[dict[str, Any]]
     lines: list[EntryLines]
+    signed_extra: bool = False
+    """``signed.jsonl`` holds a line after the last entry: a crash before the chain write."""
 
     @property
     def head(self) -> str:
@@ -39,7 +44,7 @@ class Rebuilt:
 
 def apply_record(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
     """Apply one accepted join or move file to the table."""
-    if record["format"] == "arbiter.join/1":
+    if record["format"] in JOIN_FORMATS:
         return table.join(record["seat"], bytes.fromhex(record["entropy"]))
     return table.move(seq, record["seat"], list(record["actions"]))
 
@@ -65,8 +70,9 @@ def rebuild(
                 produced = apply_record(table, seq, records.read(seq, entry["digest"]))
             chain.append(entry)
             lines.append(produced)
+        extra = records.handle is not None and records.handle.read(1) != b""
     table.trusted = False
-    return Rebuilt(table, chain, lines)
+    return Rebuilt(table, chain, lines, extra)
 
 
 def log_lines(
@@ -76,12 +82,13 @@ def log_lines(
     entries: Iterable[tuple[int, EntryLines]],
     outcome: dict[str, Any] | None,
     reveal: dict[str, Any] | None,
+    columns: tuple[str, ...] = (),
 ) -> list[str]:
-    """Return every line of one reader's log."""
+    """Return every line of one reader's log (``columns``: the engine's score columns)."""
     out = views.log_header(manifest, title, seat)
     for seq, lines in entries:
         out += views.log_entry(seq, lines.public if seat is None else lines.seats.get(seat, []))
-    out += views.log_footer(outcome, reveal)
+    out += views.log_footer(outcome, reveal, columns)
     return out
 
 
@@ -96,34 +103,42 @@ def outputs(
 ) -> dict[Path, bytes]:
     """Return the bytes of every published view and log."""
     title = table.engine.info.title
+    columns = table.engine.info.score_columns
     outcome = table.engine.outcome(table.state) if table.over else None
     outcome_json = outcome.to_json() if outcome is not None else None
     numbered = list(enumerate(lines))
+    # Each log comes before its state file: a state file at the head proves its log is.
     files: dict[Path, bytes] = {
-        gd.public_state: views.state_bytes(table, None, seq, head),
         gd.public_log: views.render_log(
-            log_lines(manifest, title, None, numbered, outcome_json, reveal)
+            log_lines(manifest, title, None, numbered, outcome_json, reveal, columns)
         ),
+        gd.public_state: views.state_bytes(table, None, seq, head),
     }
     for seat in table.seats:
-        files[gd.seat_state(seat)] = views.state_bytes(table, seat, seq, head)
         files[gd.seat_log(seat)] = views.render_log(
-            log_lines(manifest, title, seat, numbered, outcome_json, reveal)
+            log_lines(manifest, title, seat, numbered, outcome_json, reveal, columns)
         )
+        files[gd.seat_state(seat)] = views.state_bytes(table, seat, seq, head)
     return files
 
 
-def write_all(files: dict[Path, bytes]) -> None:
-    """Write each file atomically, skipping unchanged ones; sync each folder once."""
+def write_all(gd: GameDir, files: dict[Path, bytes]) -> list[Path]:
+    """Write each file atomically, skipping unchanged ones; sync each folder once.
+
+    Return the files written: none when the folder already shows the chain head.
+    """
     folders: list[Path] = []
+    written: list[Path] = []
     for path, data in files.items():
         try:
             if path.read_bytes() == data:
                 continue
         except FileNotFoundError:
             pass
-        atomic_write(path, data, sync_dir=False)
+        gd.write(path, data, sync_dir=False)
+        written.append(path)
         if path.parent not in folders:
             folders.append(path.parent)
     for folder in folders:
         fsync_dir(folder)
+    return written

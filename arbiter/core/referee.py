@@ -1,7 +1,10 @@
 """The referee's commands: create a game, judge submitted files, reveal the secret.
 
-Every command takes the folder lock, rebuilds the present from the chain, and writes
-only after every check passed — a rejected file leaves every byte of the folder as it was.
+Every command takes the folder lock, rebuilds the present from the chain and first
+brings every derived file back to the chain head (``heal``: the chain is the commit
+point, so a crash anywhere is repaired by the next command). Then it judges, and writes
+only after every check passed — a rejected file leaves every byte of a sound folder as
+it was.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.core import chain as chainlib
-from arbiter.core import registry
+from arbiter.core import receipts, registry
 from arbiter.core.canonical import canonical, digest, parse_strict, pretty
 from arbiter.core.engine import Engine
 from arbiter.core.errors import (
@@ -28,11 +31,12 @@ from arbiter.core.errors import (
     UsageError,
     WrongGame,
 )
-from arbiter.core.formats import MANIFEST_FORMAT, REVEAL_FORMAT, SEAT_ID
-from arbiter.core.gamedir import GameDir, atomic_write
+from arbiter.core.formats import JOIN_FOR_MANIFEST, MANIFEST_FORMAT, REVEAL_FORMAT, SEAT_ID
+from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import classify, load_manifest, seat_keys
 from arbiter.core.publish import Rebuilt, outputs, rebuild, write_all
 from arbiter.core.rng import commitment
+from arbiter.core.safeio import open_nofollow_read
 from arbiter.core.schemas import validate
 from arbiter.core.table import Table
 
@@ -41,7 +45,7 @@ GAME_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
 @dataclass
 class Accepted:
-    """What ``submit`` accepted: the new chain entry and its public lines."""
+    """What ``submit`` accepted: the new chain entry, its public lines and its receipt."""
 
     seq: int
     kind: str
@@ -50,11 +54,12 @@ class Accepted:
     summary: list[str]
     status: str
     waiting_for: list[str]
+    receipt: Path | None = None
 
 
 def _read_secret(gd: GameDir) -> bytes:
     try:
-        text = gd.secret.read_text(encoding="ascii").strip()
+        text = open_nofollow_read(gd.secret, 1024).decode("ascii", "replace").strip()
     except FileNotFoundError:
         raise NotReady(
             f"{gd.root} has no referee/secret: only the referee's copy can do this"
@@ -67,7 +72,7 @@ def _read_secret(gd: GameDir) -> bytes:
 def _reveal_record(gd: GameDir) -> dict[str, Any] | None:
     if not gd.reveal_record.is_file():
         return None
-    record = parse_strict(gd.reveal_record.read_bytes(), "reveal/reveal.json")
+    record = parse_strict(open_nofollow_read(gd.reveal_record), "reveal/reveal.json")
     validate("reveal", record, "reveal/reveal.json")
     return dict(record)
 
@@ -100,23 +105,27 @@ def new_game(
     game_id: str | None = None,
     created: str,
     secret: bytes | None = None,
+    referee_key: Path | None = None,
+    referee_seed: bytes | None = None,
 ) -> dict[str, Any]:
     """Create a game folder publishing only a commitment to a fresh secret.
 
     ``seats`` are (seat name, public key line) in turn order; ``created`` is the UTC
-    timestamp the CLI supplies (the core never reads the clock).
+    timestamp the CLI supplies (the core never reads the clock). ``referee_key`` is the
+    referee's own private key (its public half goes into game.json); without it a new
+    Ed25519 key is made as ``referee/key`` (from ``referee_seed`` for reproducible demos).
     """
-    from arbiter.core.signing import read_public_key
+    from arbiter.core.signing import keygen, public_key_of, read_public_key
 
     gd = GameDir(root)
-    if gd.root.exists() and any(gd.root.iterdir()):
+    if gd.root.is_symlink() or (gd.root.exists() and any(gd.root.iterdir())):
         raise UsageError(f"{gd.root} already exists and is not empty: choose a new folder")
     engine = registry.get(engine_name)
     info = engine.info
     game_id = game_id or _slug(gd.root.resolve().name)
     if not GAME_ID_RE.fullmatch(game_id):
         raise UsageError(
-            f"game id {game_id!r} must be lower-case letters, digits and '-': pass --id"
+            f"game id {game_id[:70]!r} must be lower-case letters, digits and '-': pass --id"
         )
     if not info.min_seats <= len(seats) <= info.max_seats:
         raise UsageError(
@@ -124,22 +133,36 @@ def new_game(
         )
     names = [name for name, _ in seats]
     for name in names:
-        if not re.fullmatch(SEAT_ID, name):
-            raise UsageError(f"seat name {name!r} must start with a-z and use a-z, 0-9, '_' or '-'")
+        if not re.fullmatch(SEAT_ID, name) or name.endswith("\n"):
+            raise UsageError(
+                f"seat name {name[:40]!r} must start with a-z and use a-z, 0-9, '_' or '-'"
+            )
     if len(set(names)) != len(names):
         raise UsageError("seat names must be different")
     keys = [read_public_key(key) for _, key in seats]
     if len(set(keys)) != len(keys):
         raise UsageError("two seats share a key: each player needs their own key")
+    referee_public = public_key_of(referee_key) if referee_key is not None else None
+    if referee_public is not None and referee_public in keys:
+        raise UsageError("the referee's key is a player's key: the referee needs a key of its own")
     options = engine.parse_options(dict(raw_options))
     engine.check_seats(options, len(seats))
     secret = secret if secret is not None else os.urandom(32)
+    gd.make_dirs(gd.root)
+    gd.make_dirs(gd.referee)
+    if referee_key is None:
+        made, _ = keygen("key", gd.referee, comment="arbiter referee", seed=referee_seed)
+        referee_public = public_key_of(made)
+    else:
+        gd.write(gd.referee_key_path, str(referee_key.expanduser().resolve()).encode() + b"\n")
+    assert referee_public is not None
     manifest = {
         "format": MANIFEST_FORMAT,
         "game": game_id,
         "engine": {"name": info.name, "version": info.version},
         "options": options,
         "seats": [{"seat": n, "name": n, "key": k} for n, k in zip(names, keys, strict=False)],
+        "referee": referee_public,
         "commitment": commitment(secret),
         "join": join,
         "created": created,
@@ -149,13 +172,11 @@ def new_game(
     table = Table(manifest, engine, secret)
     lines = table.genesis()
     genesis = chainlib.make_entry(0, "genesis", None, None, manifest_digest, lines.public)
-    gd.root.mkdir(parents=True, exist_ok=True)
-    atomic_write(gd.secret, secret.hex().encode() + b"\n")
-    os.chmod(gd.secret, 0o600)
-    atomic_write(gd.lockfile, b"")
-    atomic_write(gd.manifest, pretty(manifest))
-    atomic_write(gd.chain, chainlib.line(genesis))
-    write_all(outputs(gd, manifest, table, [lines], 0, genesis["hash"], None))
+    gd.write(gd.secret, secret.hex().encode() + b"\n")
+    gd.write(gd.lockfile, b"")
+    gd.write(gd.manifest, pretty(manifest))
+    gd.write(gd.chain, chainlib.line(genesis))
+    write_all(gd, outputs(gd, manifest, table, [lines], 0, genesis["hash"], None))
     return manifest
 
 
@@ -164,23 +185,76 @@ def _slug(name: str) -> str:
     return slug[:63] or "game"
 
 
+# -- heal -----------------------------------------------------------------------------
+
+
+@dataclass
+class Present:
+    """The game as the chain says it is, after ``heal`` brought the folder in line."""
+
+    manifest: dict[str, Any]
+    manifest_digest: str
+    rebuilt: Rebuilt
+    reveal: dict[str, Any] | None
+    repaired: list[Path]
+
+
+def heal(gd: GameDir) -> Present:
+    """Bring every derived file back to the chain head; return the present (under the lock).
+
+    The chain is the commit point. A crash after it leaves views, logs, receipts or the
+    reveal copy behind: they are rewritten here. A crash before it leaves a signed line
+    the chain does not cite (dropped) and temporary files (removed). A sound folder is
+    left byte for byte as it was.
+    """
+    loaded = load_manifest(gd)
+    manifest, manifest_digest, _ = loaded
+    gd.check_layout([s["seat"] for s in manifest["seats"]])
+    repaired = gd.remove_temporaries()
+    _, _, rebuilt = _rebuild(gd, loaded)
+    record = _reveal_record(gd)
+    if rebuilt.signed_extra:
+        gd.write(gd.referee_signed, _accepted_lines(gd, rebuilt.seq + 1))
+        repaired.append(gd.referee_signed)
+    if record is not None:
+        signed = _accepted_lines(gd, rebuilt.seq + 1)
+        if not gd.reveal_signed.is_file() or gd.reveal_signed.read_bytes() != signed:
+            gd.write(gd.reveal_signed, signed)
+            repaired.append(gd.reveal_signed)
+    table = rebuilt.table
+    files = outputs(gd, manifest, table, rebuilt.lines, rebuilt.seq, rebuilt.head, record)
+    repaired += write_all(gd, files)
+    repaired += receipts.write(gd, manifest, rebuilt.chain)
+    return Present(manifest, manifest_digest, rebuilt, record, repaired)
+
+
+def repair(root: Path) -> list[Path]:
+    """Bring a game folder back to its chain head after a crash; return the files fixed."""
+    gd = GameDir(root)
+    gd.require()
+    with gd.locked():
+        return heal(gd).repaired
+
+
 # -- submit ---------------------------------------------------------------------------
 
 
 def submit(root: Path, data: bytes, what: str) -> Accepted:
     """Judge one join or move file; on success append it and republish every view.
 
-    Checks, in order: strict JSON, schema, game id, seat, signature, duplicate, then the
-    kind's own checks (join: terms and not joined yet; move: not over, current head,
-    turn, each decision legal, no barrier crossed).
+    First ``heal``. Then checks, in order: strict JSON, schema, game id, seat, signature,
+    duplicate (by signed content), then the kind's own checks (join: terms, entropy and
+    not joined yet; move: not over, current head, turn, each decision legal, no barrier
+    crossed).
     """
     from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE, verify
 
     gd = GameDir(root)
     gd.require()
     with gd.locked():
-        loaded = load_manifest(gd)
-        manifest, manifest_digest, _ = loaded
+        present = heal(gd)
+        manifest, manifest_digest = present.manifest, present.manifest_digest
+        rebuilt = present.rebuilt
         obj = parse_strict(data, what)
         kind = classify(obj, what)
         if obj["game"] != manifest["game"]:
@@ -199,13 +273,8 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
         except BadSignature as exc:
             raise BadSignature(f"{what}: {exc.message}") from None
         file_digest = digest(obj)
-        _, _, rebuilt = _rebuild(gd, loaded)
-        for entry in rebuilt.chain:
-            if entry["digest"] == file_digest:
-                raise Duplicate(
-                    f"{what} was already accepted as entry #{entry['seq']}: nothing to do"
-                )
-        if _reveal_record(gd) is not None:
+        _refuse_duplicate(gd, rebuilt, obj, kind, file_digest, what)
+        if present.reveal is not None:
             raise GameOver("the game was revealed: it accepts no more files")
         table, seq, prev = rebuilt.table, rebuilt.seq + 1, rebuilt.head
         if kind == "join":
@@ -213,6 +282,7 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
                 raise WrongGame(
                     f"{what} was made for another version of game.json: run `arbiter join` again"
                 )
+            _check_join_terms(manifest, obj, keys[seat], what)
             produced = table.join(seat, bytes.fromhex(obj["entropy"]))
         else:
             if table.over:
@@ -224,14 +294,15 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
                 )
             produced = table.move(seq, seat, list(obj["actions"]))
         entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public)
-        chain_bytes = gd.chain.read_bytes() + chainlib.line(entry)
+        chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
         signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n"
         files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
-        # Commit order: the signed file, then the chain (the commit point), then views.
-        # A crash between the two leaves an extra signed line that the next submit drops.
-        atomic_write(gd.referee_signed, signed_bytes)
-        atomic_write(gd.chain, chain_bytes)
-        write_all(files)
+        # Commit order: the signed file, then the chain (the commit point), then what is
+        # derived from it (views, logs, the receipt), which ``heal`` redoes after a crash.
+        gd.write(gd.referee_signed, signed_bytes)
+        gd.write(gd.chain, chain_bytes)
+        write_all(gd, files)
+        receipts.write(gd, manifest, [entry])
         return Accepted(
             seq,
             kind,
@@ -240,7 +311,59 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
             produced.public,
             "over" if table.over else ("playing" if table.started else "joining"),
             table.waiting_for(),
+            gd.receipt(seq) if "referee" in manifest else None,
         )
+
+
+def _check_join_terms(
+    manifest: dict[str, Any], join: dict[str, Any], key: str, what: str
+) -> None:
+    """A join must be of the manifest's version; a version-2 join's entropy must be the
+    one the seat's key gives (unsteerable joins, docs/rng.md)."""
+    from arbiter.core import joins
+
+    expected = JOIN_FOR_MANIFEST[manifest["format"]]
+    if join["format"] != expected:
+        raise WrongGame(
+            f"{what} is a {join['format']} file but this game takes {expected}: "
+            "run `arbiter join` again with this arbiter"
+        )
+    if join["format"] != "arbiter.join/1":
+        try:
+            joins.check(join, key)
+        except BadSignature as exc:
+            raise BadSignature(f"{what}: {exc.message}") from None
+
+
+def _refuse_duplicate(
+    gd: GameDir, rebuilt: Rebuilt, obj: dict[str, Any], kind: str, file_digest: str, what: str
+) -> None:
+    """Raise ``Duplicate`` if this file, or another signature over the same content (a
+    re-wrapped or sha256 SSHSIG), was already accepted."""
+    from arbiter.core.ledger import Records
+    from arbiter.core.signing import signed_bytes
+
+    candidates = set()
+    for entry in rebuilt.chain:
+        if entry["digest"] == file_digest:
+            raise Duplicate(f"{what} was already accepted as entry #{entry['seq']}: nothing to do")
+        # The same content by the same seat: a move cites the head before its entry.
+        same_seat = entry["seat"] == obj["seat"] and entry["kind"] == kind
+        if same_seat and (kind == "join" or entry["prev"] == obj["after"]):
+            candidates.add(entry["seq"])
+    if not candidates:
+        return
+    content = signed_bytes(obj)
+    with Records(gd.referee_signed) as records:
+        for seq in range(1, max(candidates) + 1):
+            data = records.read_raw(seq)
+            if seq in candidates:
+                accepted = records.parse(seq, data)
+                if signed_bytes(accepted) == content:
+                    raise Duplicate(
+                        f"{what} was already accepted as entry #{seq} (signed again, same "
+                        "content): nothing to do"
+                    )
 
 
 def _accepted_lines(gd: GameDir, seq: int) -> bytes:
@@ -263,8 +386,9 @@ def reveal(root: Path, force: bool = False) -> dict[str, Any]:
     gd = GameDir(root)
     gd.require()
     with gd.locked():
-        manifest, _, rebuilt = _rebuild(gd)
-        if _reveal_record(gd) is not None:
+        present = heal(gd)
+        manifest, rebuilt = present.manifest, present.rebuilt
+        if present.reveal is not None:
             raise NotReady("the game is already revealed: run `arbiter verify` to check it")
         table = rebuilt.table
         if not table.over and not force:
@@ -281,8 +405,9 @@ def reveal(root: Path, force: bool = False) -> dict[str, Any]:
             "forced": not table.over,
         }
         validate("reveal", record, "reveal/reveal.json")
-        atomic_write(gd.reveal_signed, _accepted_lines(gd, rebuilt.seq + 1))
         files = outputs(gd, manifest, table, rebuilt.lines, rebuilt.seq, rebuilt.head, record)
-        atomic_write(gd.reveal_record, pretty(record))
-        write_all(files)
+        # The record is the reveal's commit point: ``heal`` completes the rest after a crash.
+        gd.write(gd.reveal_record, pretty(record))
+        gd.write(gd.reveal_signed, _accepted_lines(gd, rebuilt.seq + 1))
+        write_all(gd, files)
         return record

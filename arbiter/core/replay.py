@@ -10,18 +10,23 @@ the length of the game.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from arbiter.core import views
+from arbiter.core import joins, views
+from arbiter.core import receipts as receipts_lib
 from arbiter.core.canonical import parse_strict, pretty, sha256_hex
 from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest
-from arbiter.core.errors import ArbiterError, VerificationFailed
+from arbiter.core.errors import ArbiterError, NotReady, VerificationFailed
+from arbiter.core.formats import JOIN_FOR_MANIFEST, JOIN_FORMAT
 from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
 from arbiter.core.publish import apply_record
 from arbiter.core.rng import commitment
+from arbiter.core.safeio import shown
 from arbiter.core.schemas import validate
 from arbiter.core.table import EntryLines, Table
 
@@ -110,12 +115,43 @@ def _fail(message: str) -> VerificationFailed:
     return VerificationFailed(message)
 
 
-def verify(root: Path, signatures: bool = True) -> Report:
+# A published copy has no lock: a read that overlapped a write is retried this often,
+# waiting a little longer each time (a submit takes a fraction of a second).
+RETRIES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
+
+
+def verify(root: Path, signatures: bool = True, receipts: Iterable[Path] = ()) -> Report:
     """Check everything that can be checked; raise ``VerificationFailed`` at the first problem.
 
-    ``signatures=False`` skips only the signature checks (the benchmarks measure replay).
+    Reads a consistent snapshot: under the referee's shared lock where there is one,
+    otherwise again while any published file changed during the check.
+    ``signatures=False`` skips only the signature checks (the benchmarks measure replay);
+    ``receipts`` are referee receipts whose entries must be in the chain.
     """
     gd = GameDir(root)
+    if not gd.root.is_dir():
+        raise NotReady(f"{shown(gd.root)} is not a folder: give a game folder")
+    paths = list(receipts)
+    for delay in (*RETRIES, None):
+        with gd.reading() as locked:
+            before = None if locked else gd.fingerprint()
+            try:
+                report = _verify_once(gd, signatures, paths)
+            except VerificationFailed:
+                if locked or delay is None or gd.fingerprint() == before:
+                    raise
+            else:
+                if locked or delay is None or gd.fingerprint() == before:
+                    return report
+        threading.Event().wait(delay)  # a writer is at work: give it time to finish
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _verify_once(gd: GameDir, signatures: bool, receipt_paths: list[Path]) -> Report:
+    try:
+        gd.check_layout()
+    except ArbiterError as exc:
+        raise _fail(exc.message) from None
     try:
         manifest, manifest_digest, engine = load_manifest(gd)
     except ArbiterError as exc:
@@ -126,6 +162,7 @@ def verify(root: Path, signatures: bool = True) -> Report:
         _replay(gd, manifest, manifest_digest, engine, report, signatures)
     else:
         _public_only(gd, manifest, manifest_digest, engine, report)
+    report.checks += receipts_lib.check(gd, manifest, manifest_digest, receipt_paths)
     return report
 
 
@@ -147,7 +184,8 @@ def _public_only(
     report.checks.append(f"chain: {report.entries} entries, every link and hash holds")
     public = _state(gd.public_state, "public/state.json", head, seq)
     report.status = public["status"]
-    public_log.expect(views.log_footer(public["outcome"], None), "in its result section")
+    footer = views.log_footer(public["outcome"], None, engine.info.score_columns)
+    public_log.expect(footer, "in its result section")
     public_log.finish("after the last entry")
     report.checks.append("public log: exactly the chain's public summaries")
     for seat in seat_keys(manifest):
@@ -196,6 +234,11 @@ def _replay_entry(
             raise _fail(f"entry #{seq}: the move was not signed against the head before it")
         if kind == "join" and signed["manifest"] != manifest_digest:
             raise _fail(f"entry #{seq}: the join was signed for another game.json")
+        if kind == "join" and signed["format"] != JOIN_FOR_MANIFEST[manifest["format"]]:
+            raise _fail(f"entry #{seq}: a {signed['format']} join in a {manifest['format']} game")
+        if kind == "join" and signed["format"] == JOIN_FORMAT and signatures:
+            # Unsteerable joins: the entropy is the one the seat's key gives.
+            joins.check(signed, keys[signed["seat"]])
         produced = apply_record(table, seq, signed)
     except VerificationFailed:
         raise
@@ -294,6 +337,13 @@ def _replay(
         records.__exit__()
     if record["head"] != head:
         raise _fail("reveal/reveal.json was made at another chain head")
+    # A forced reveal relabelled as a normal one would hide a truncated game.
+    if record["forced"] == table.over:
+        said = "forced (before the end)" if record["forced"] else "not forced"
+        actual = "is over" if table.over else "is not over"
+        raise _fail(
+            f"reveal/reveal.json says the reveal was {said}, but the replayed game {actual}"
+        )
     if gd.reveal_record.read_bytes() != pretty(record):
         raise _fail("reveal/reveal.json is not byte for byte what the referee wrote: it was edited")
     report.checks.append(
@@ -305,7 +355,8 @@ def _replay(
     outcome = engine.outcome(table.state) if table.over else None
     outcome_json = outcome.to_json() if outcome is not None else None
     for reader in logs.values():
-        reader.expect(views.log_footer(outcome_json, dict(record)), "in its result section")
+        footer = views.log_footer(outcome_json, dict(record), engine.info.score_columns)
+        reader.expect(footer, "in its result section")
         reader.finish("after the last entry")
     report.checks.append("logs: public and every seat's log identical to the replay")
     for seat in [None, *table.seats]:

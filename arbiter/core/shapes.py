@@ -9,7 +9,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from arbiter.core.formats import JOIN_FORMAT, MANIFEST_FORMAT, MOVE_FORMAT, REVEAL_FORMAT
+from arbiter.core.formats import (
+    JOIN_FORMAT,
+    JOIN_FORMAT_1,
+    MANIFEST_FORMAT,
+    MANIFEST_FORMAT_1,
+    MOVE_FORMAT,
+    RECEIPT_FORMAT,
+    REVEAL_FORMAT,
+)
 
 _GAME = re.compile(r"[a-z0-9][a-z0-9-]{0,62}")
 _SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")
@@ -20,12 +28,16 @@ _ARMORED = re.compile(
     r"-----BEGIN SSH SIGNATURE-----\n[A-Za-z0-9+/=\n]+\n-----END SSH SIGNATURE-----\n?"
 )
 _ENGINE = re.compile(r"[a-z][a-z0-9_-]{0,31}")
-_PUBKEY = re.compile(
-    r"(ssh-ed25519|ecdsa-sha2-nistp256|ecdsa-sha2-nistp384|ecdsa-sha2-nistp521|ssh-rsa) "
-    r"[A-Za-z0-9+/=]+( .*)?"
+_PUBKEY = re.compile(r"(ssh-ed25519|ssh-rsa) [A-Za-z0-9+/][A-Za-z0-9+/= -]*")
+_JOIN_KEYS_1 = ("entropy", "format", "game", "manifest", "seat", "signature")
+_JOIN_KEYS = ("entropy", "entropy_signature", "format", "game", "manifest", "seat", "signature")
+_MANIFEST_KEYS_1 = (
+    "commitment", "created", "engine", "format", "game", "join", "options", "seats"
 )
-_JOIN_KEYS = ("entropy", "format", "game", "manifest", "seat", "signature")
-_MANIFEST_KEYS = ("commitment", "created", "engine", "format", "game", "join", "options", "seats")
+_MANIFEST_KEYS = (
+    "commitment", "created", "engine", "format", "game", "join", "options", "referee", "seats"
+)
+_RECEIPT_KEYS = ("digest", "format", "game", "hash", "kind", "seat", "seq", "signature")
 _REVEAL_KEYS = ("forced", "format", "game", "head", "secret")
 _MOVE_KEYS = ("actions", "after", "format", "game", "seat", "signature")
 
@@ -42,12 +54,30 @@ def _common(obj: dict[str, Any]) -> bool:
     )
 
 
+def _key(value: Any) -> bool:
+    # Exactly one space: the schema's "no second space" clause (no key comment).
+    return _text(value, _PUBKEY, limit=2048) and value.count(" ") == 1
+
+
 def join_ok(obj: Any) -> bool:
-    """Return whether ``obj`` is a well-formed join file."""
+    """Return whether ``obj`` is a well-formed join file (version 2)."""
     return (
         isinstance(obj, dict)
         and tuple(sorted(obj)) == _JOIN_KEYS
         and obj["format"] == JOIN_FORMAT
+        and _common(obj)
+        and _text(obj["manifest"], _DIGEST)
+        and _text(obj["entropy"], _HEX32)
+        and _text(obj["entropy_signature"], _ARMORED)
+    )
+
+
+def join_v1_ok(obj: Any) -> bool:
+    """Return whether ``obj`` is a well-formed version-1 join file."""
+    return (
+        isinstance(obj, dict)
+        and tuple(sorted(obj)) == _JOIN_KEYS_1
+        and obj["format"] == JOIN_FORMAT_1
         and _common(obj)
         and _text(obj["manifest"], _DIGEST)
         and _text(obj["entropy"], _HEX32)
@@ -92,18 +122,35 @@ def _seat_ok(seat: Any) -> bool:
         and _text(seat["seat"], _SEAT)
         and isinstance(seat["name"], str)
         and 1 <= len(seat["name"]) <= 64
-        and _text(seat["key"], _PUBKEY, limit=2048)
+        and _key(seat["key"])
     )
 
 
 def manifest_ok(obj: Any) -> bool:
-    """Return whether ``obj`` is a well-formed manifest (``game.json``)."""
-    if not (isinstance(obj, dict) and tuple(sorted(obj)) == _MANIFEST_KEYS):
-        return False
+    """Return whether ``obj`` is a well-formed manifest (``game.json``, version 2)."""
+    return (
+        isinstance(obj, dict)
+        and tuple(sorted(obj)) == _MANIFEST_KEYS
+        and obj["format"] == MANIFEST_FORMAT
+        and _key(obj["referee"])
+        and _manifest_common(obj)
+    )
+
+
+def manifest_v1_ok(obj: Any) -> bool:
+    """Return whether ``obj`` is a well-formed version-1 manifest."""
+    return (
+        isinstance(obj, dict)
+        and tuple(sorted(obj)) == _MANIFEST_KEYS_1
+        and obj["format"] == MANIFEST_FORMAT_1
+        and _manifest_common(obj)
+    )
+
+
+def _manifest_common(obj: dict[str, Any]) -> bool:
     engine, seats = obj["engine"], obj["seats"]
     return (
-        obj["format"] == MANIFEST_FORMAT
-        and _text(obj["game"], _GAME)
+        _text(obj["game"], _GAME)
         and isinstance(engine, dict)
         and tuple(sorted(engine)) == ("name", "version")
         and _text(engine["name"], _ENGINE)
@@ -133,4 +180,27 @@ def reveal_ok(obj: Any) -> bool:
     )
 
 
-FAST = {"join": join_ok, "move": move_ok, "manifest": manifest_ok, "reveal": reveal_ok}
+def receipt_ok(obj: Any) -> bool:
+    """Return whether ``obj`` is a well-formed referee receipt."""
+    return (
+        isinstance(obj, dict)
+        and tuple(sorted(obj)) == _RECEIPT_KEYS
+        and obj["format"] == RECEIPT_FORMAT
+        and _common(obj)
+        and type(obj["seq"]) is int
+        and obj["seq"] >= 1
+        and obj["kind"] in ("join", "move")
+        and _text(obj["hash"], _DIGEST)
+        and _text(obj["digest"], _DIGEST)
+    )
+
+
+FAST = {
+    "join": join_ok,
+    "join-v1": join_v1_ok,
+    "move": move_ok,
+    "manifest": manifest_ok,
+    "manifest-v1": manifest_v1_ok,
+    "reveal": reveal_ok,
+    "receipt": receipt_ok,
+}

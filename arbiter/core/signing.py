@@ -29,9 +29,15 @@ from arbiter.core.errors import BadSignature, UsageError
 
 NAMESPACE_MOVE = "arbiter-move"
 NAMESPACE_JOIN = "arbiter-join"
+# A join's entropy comes from a deterministic signature in this namespace (docs/rng.md).
+NAMESPACE_ENTROPY = "arbiter-entropy"
+# The referee signs a receipt for every accepted file (docs/receipts.md).
+NAMESPACE_RECEIPT = "arbiter-receipt"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
-# manifest and then fail every signature check, so they are refused up front.
+# manifest and then fail every signature check, so they are refused up front. Both sign
+# deterministically (Ed25519; RSA PKCS#1 v1.5), which unsteerable joins rely on: ECDSA and
+# security-key signatures are randomized and could not derive one join per game.
 SUPPORTED_KEY_TYPES = ("ssh-ed25519", "ssh-rsa")
 # ssh-keygen -Y verify accepts both; arbiter itself always signs with sha512.
 _HASHES = (b"sha512", b"sha256")
@@ -47,8 +53,14 @@ def signed_bytes(obj: dict[str, Any]) -> bytes:
     return canonical({key: value for key, value in obj.items() if key != "signature"})
 
 
-def keygen(name: str, directory: Path, comment: str | None = None) -> tuple[Path, Path]:
-    """Write an unencrypted Ed25519 pair ``name``, ``name.pub`` (comment defaults to name)."""
+def keygen(
+    name: str, directory: Path, comment: str | None = None, seed: bytes | None = None
+) -> tuple[Path, Path]:
+    """Write an unencrypted Ed25519 pair ``name``, ``name.pub`` (comment defaults to name).
+
+    ``seed`` (32 bytes) makes the key reproducible: only for demos and golden examples,
+    whose players must be the same on every run.
+    """
     if not name or name in (".", "..") or "/" in name or os.sep in name or name[0] == "-":
         raise UsageError(f"key name {name!r} is not a plain file name: use a name like 'alice'")
     directory = Path(directory).expanduser()
@@ -66,7 +78,11 @@ def keygen(name: str, directory: Path, comment: str | None = None) -> tuple[Path
     from cryptography.hazmat.primitives import serialization as ser
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    private = Ed25519PrivateKey.generate()
+    private = (
+        Ed25519PrivateKey.generate()
+        if seed is None
+        else Ed25519PrivateKey.from_private_bytes(hashlib.sha256(seed).digest())
+    )
     pem = private.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.OpenSSH, ser.NoEncryption())
     public = private.public_key().public_bytes(ser.Encoding.OpenSSH, ser.PublicFormat.OpenSSH)
     # A comment spanning lines would break the authorized_keys line.
@@ -102,10 +118,17 @@ def read_public_key(text_or_path: str) -> str:
     parts = text.split()
     if len(parts) >= 2 and _KEY_TYPE.fullmatch(parts[0]):
         return _normalise(text)
+    from arbiter.core.errors import MalformedInput, NotReady
+    from arbiter.core.safeio import read_input
+
     path = Path(text).expanduser()
     try:
-        data = path.read_bytes()
-    except OSError:
+        if not text:  # Path("") would be the current folder
+            raise NotReady("no path given")
+        data = read_input(path, limit=64 * 1024)  # no symlink, FIFO or device; bounded
+    except MalformedInput as exc:
+        raise UsageError(exc.message) from None
+    except NotReady:
         raise UsageError(
             f"{text[:80]!r} is neither a public key line nor a readable .pub file: "
             "give 'ssh-ed25519 AAAA...' or the path of KEY.pub"
@@ -161,14 +184,15 @@ def sign(obj: dict[str, Any], key: Path, namespace: str) -> str:
 
 def _load_ed25519(key: Path) -> Any:
     """Return the Ed25519 key in ``key`` if it loads without a passphrase, else None."""
+    from arbiter.core.errors import MalformedInput, NotReady
+    from arbiter.core.safeio import read_input, shown
+
+    if not os.path.lexists(key):
+        raise UsageError(f"key file {shown(key)} not found: create one with 'arbiter keygen'")
     try:
-        raw = key.read_bytes()
-    except FileNotFoundError:
-        raise UsageError(f"key file {key} not found: create one with 'arbiter keygen'") from None
-    except OSError as exc:
-        raise UsageError(
-            f"cannot read key file {key} ({exc.strerror}): check its permissions"
-        ) from None
+        raw = read_input(key, f"key file {shown(key)}", limit=64 * 1024)
+    except (MalformedInput, NotReady) as exc:  # a symlink, FIFO or device; unreadable
+        raise UsageError(exc.message) from None
     if not raw.lstrip().startswith(_PRIVATE_HEADER):
         return None  # a .pub (agent) or a PEM-format key: ssh-keygen handles both
     from cryptography.exceptions import UnsupportedAlgorithm
@@ -235,8 +259,40 @@ def _sign_with_ssh_keygen(data: bytes, key: Path, namespace: str) -> str:
         return signature.read_text(encoding="ascii")
 
 
-def verify(obj: dict[str, Any], public_key: str, namespace: str) -> None:
-    """Raise ``BadSignature`` unless ``obj`` carries a valid SSHSIG by ``public_key``."""
+def public_key_of(key: Path) -> str:
+    """Return the normalised public key of a private key file (or of ``KEY.pub`` beside a
+    key that needs a passphrase or lives in the agent)."""
+    key = Path(key).expanduser()
+    private = _load_ed25519(key)
+    if private is not None:
+        from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+        return _normalise(private.public_key().public_bytes(Encoding.OpenSSH, PublicFormat.OpenSSH).decode())
+    pub = key if key.suffix == ".pub" else key.with_name(key.name + ".pub")
+    if not pub.is_file():
+        raise UsageError(f"cannot tell the public half of {key}: put it beside the key as {pub.name}")
+    return read_public_key(str(pub))
+
+
+def signature_blob(text: str) -> bytes:
+    """Return the binary SSHSIG inside an armored signature (the base64 between the lines)."""
+    body = "".join(
+        line.strip() for line in text.strip().splitlines() if not line.startswith("-----")
+    )
+    try:
+        return base64.b64decode(body, validate=True)
+    except ValueError:
+        raise BadSignature("signature is not a valid SSH signature: sign the file again") from None
+
+
+def verify(
+    obj: dict[str, Any], public_key: str, namespace: str, hashes: tuple[bytes, ...] = _HASHES
+) -> None:
+    """Raise ``BadSignature`` unless ``obj`` carries a valid SSHSIG by ``public_key``.
+
+    ``hashes``: the SSHSIG hash algorithms accepted (sha512 alone where one signature per
+    content matters, as for join entropy).
+    """
     text = obj.get("signature")
     if not isinstance(text, str) or not text.strip():
         raise BadSignature("signature is missing: sign the file before sending it")
@@ -269,8 +325,9 @@ def verify(obj: dict[str, Any], public_key: str, namespace: str) -> None:
             f"signed for namespace {shown!r}, expected {namespace!r}: "
             f"sign it again with namespace {namespace}"
         )
-    if outer.hash_algo not in _HASHES:
-        raise BadSignature("signature uses an unknown hash: sign it again with arbiter")
+    if outer.hash_algo not in hashes:
+        allowed = " or ".join(h.decode() for h in hashes)
+        raise BadSignature(f"signature uses another hash than {allowed}: sign it again with arbiter")
     to_verify = _to_sign(outer.namespace, outer.hash_algo, signed_bytes(obj))
     try:
         failure = signer.do_verify(outer.signature, to_verify)

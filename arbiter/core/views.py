@@ -68,14 +68,29 @@ def log_entry(seq: int, lines: Iterable[str]) -> list[str]:
     return [f"- `#{seq}` {text}" for text in lines]
 
 
-def log_footer(outcome: dict[str, Any] | None, reveal: dict[str, Any] | None) -> list[str]:
-    """Return the closing lines: the result table and the reveal note."""
+def score_columns(outcome: dict[str, Any], declared: tuple[str, ...]) -> list[str]:
+    """Return the result table's columns: ``declared`` order, then any others sorted.
+
+    Never the breakdown's own key order: a state file stores it sorted, and the table
+    must come out the same whether it is built from a live outcome or from public files.
+    """
+    present = {key for parts in outcome["breakdown"].values() for key in parts}
+    return [k for k in declared if k in present] + sorted(present - set(declared))
+
+
+def log_footer(
+    outcome: dict[str, Any] | None,
+    reveal: dict[str, Any] | None,
+    columns: tuple[str, ...] = (),
+) -> list[str]:
+    """Return the closing lines: the result table and the reveal note.
+
+    ``columns`` is the engine's ``EngineInfo.score_columns``.
+    """
     out: list[str] = []
     if outcome is not None:
         out += ["", "## Result", ""]
-        keys: list[str] = []
-        for parts in outcome["breakdown"].values():
-            keys.extend(k for k in parts if k not in keys)
+        keys = score_columns(outcome, columns)
         out.append("| place | seat | score | " + " | ".join(keys) + (" |" if keys else "|"))
         out.append("|---|---|---|" + "---|" * len(keys))
         for place, group in enumerate(outcome["ranking"], start=1):

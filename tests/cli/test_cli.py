@@ -131,7 +131,7 @@ def test_join_and_submit(game: Game, cli: Cli) -> None:
     status = ok(cli("status", game.root, "--json")).json()
     assert status["status"] == "playing" and status["seq"] == 2
     join = json.loads(next(game.files.glob("*join-alice.json")).read_text())
-    assert join["format"] == "arbiter.join/1" and len(join["entropy"]) == 64
+    assert join["format"] == "arbiter.join/2" and len(join["entropy"]) == 64
 
 
 def test_submit_reports_each_file(game: Game, cli: Cli) -> None:

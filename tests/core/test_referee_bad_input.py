@@ -377,29 +377,54 @@ def test_batch_crossing_an_information_barrier(table: Table) -> None:
     assert "stop after action 1" in message and "new move file" in message
 
 
+def rewrapped(join: dict[str, Any], key: Path) -> dict[str, Any]:
+    """Return ``join`` with its entropy signature armored at another width, signed again:
+    the same entropy, but another signed content (so not a duplicate)."""
+    body = "".join(join["entropy_signature"].splitlines()[1:-1])
+    lines = [body[i : i + 64] for i in range(0, len(body), 64)]
+    armored = "\n".join(["-----BEGIN SSH SIGNATURE-----", *lines, "-----END SSH SIGNATURE-----"])
+    other = {k: v for k, v in join.items() if k != "signature"}
+    other["entropy_signature"] = armored + "\n"
+    other["signature"] = sign(other, key, NAMESPACE_JOIN)
+    return other
+
+
 def test_join_for_a_seat_that_already_joined(tmp_path: Path) -> None:
     table = create(tmp_path)
-    table.submit_obj(table.join_file("alice"))
-    again = make_join(table.gd.manifest, "alice", table.keys["alice"], entropy=b"\x07" * 32)
-    message = reject(table, AlreadyJoined, again)
+    join = table.join_file("alice")
+    table.submit_obj(join)
+    message = reject(table, AlreadyJoined, rewrapped(join, table.keys["alice"]))
     assert "already joined" in message
 
 
+def test_the_same_join_again_is_a_duplicate(tmp_path: Path) -> None:
+    """Joins are deterministic: asking a player again gives the same file, a duplicate."""
+    table = create(tmp_path)
+    table.submit_obj(table.join_file("alice"))
+    message = reject(table, Duplicate, table.join_file("alice"))
+    assert "already accepted as entry #1" in message
+
+
 def test_join_after_the_game_started(table: Table) -> None:
-    again = make_join(table.gd.manifest, "bob", table.keys["bob"], entropy=b"\x07" * 32)
-    reject(table, AlreadyJoined, again)
+    join = make_join(table.gd.manifest, "bob", table.keys["bob"])
+    reject(table, AlreadyJoined, rewrapped(join, table.keys["bob"]))
 
 
 def test_join_for_a_no_join_game(tmp_path: Path) -> None:
     table = create(tmp_path, join=False)
     from arbiter.core.canonical import digest
 
+    from arbiter.core.joins import sign_entropy
+
+    manifest_digest = digest(table.manifest())
+    proof, entropy = sign_entropy("tally-test", "alice", manifest_digest, table.keys["alice"])
     join = {
         "format": JOIN_FORMAT,
         "game": "tally-test",
         "seat": "alice",
-        "manifest": digest(table.manifest()),
-        "entropy": "ab" * 32,
+        "manifest": manifest_digest,
+        "entropy": entropy.hex(),
+        "entropy_signature": proof,
     }
     join["signature"] = sign(join, table.keys["alice"], NAMESPACE_JOIN)
     message = reject(table, AlreadyJoined, join)

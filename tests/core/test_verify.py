@@ -338,13 +338,13 @@ def test_reveal_record_at_another_head(revealed: Table) -> None:
 
 
 def test_unforced_flag_on_a_forced_reveal(playing: Table) -> None:
-    """Hiding that a reveal was forced changes the logs: verify notices."""
+    """Hiding that a reveal was forced: the replayed game is not over, so verify notices."""
     reveal(playing.root, force=True)
     path = playing.gd.reveal_record
     record = json.loads(path.read_bytes())
     record["forced"] = False
     path.write_bytes(pretty(record))
-    fails(playing.root, r"log\.md differs in its result section")
+    fails(playing.root, r"says the reveal was not forced, but the replayed game is not over")
 
 
 def test_extra_line_in_revealed_signed_files(revealed: Table) -> None:

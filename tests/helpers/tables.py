@@ -1,7 +1,7 @@
 """Build tally games for tests: keys, a game folder, joins, signed moves, snapshots.
 
-The referee secret, the join entropies and the creation time are fixed, so the same
-seats and options always get the same deal. ``started`` builds each kind of game once
+The referee secret, the keys (and so the join entropies) and the creation time are
+fixed, so the same seats and options always get the same deal. ``started`` builds each kind of game once
 per test process and copies it (keys included) into the test's folder.
 """
 
@@ -24,14 +24,13 @@ SECRET = bytes(range(32))
 SEATS = ("alice", "bob", "carol", "dave")
 
 
-def entropy(seat: str) -> bytes:
-    """Fixed join entropy for ``seat``."""
-    return (seat.encode() * 32)[:32]
+REFEREE_SEED = b"tests: the referee"
 
 
 def make_keys(directory: Path, seats: list[str] | tuple[str, ...]) -> dict[str, Path]:
-    """Write one Ed25519 key pair per seat; return seat -> private key path."""
-    return {seat: keygen(seat, directory)[0] for seat in seats}
+    """Write one Ed25519 key pair per seat, the same on every run (joins derive their
+    entropy from the key, so fixed keys give a fixed deal); return seat -> private key."""
+    return {seat: keygen(seat, directory, seed=f"tests: {seat}".encode())[0] for seat in seats}
 
 
 @dataclass
@@ -66,8 +65,8 @@ class Table:
 
     # -- building -----------------------------------------------------------------
     def join_file(self, seat: str) -> dict[str, Any]:
-        """Return ``seat``'s signed join file (fixed entropy)."""
-        return make_join(self.gd.manifest, seat, self.keys[seat], entropy=entropy(seat))
+        """Return ``seat``'s signed join file (its entropy follows from its key)."""
+        return make_join(self.gd.manifest, seat, self.keys[seat])
 
     def move_file(
         self, seat: str, actions: list[dict[str, Any]], *, state: dict[str, Any] | None = None
@@ -142,6 +141,7 @@ def create(
         game_id=game_id,
         created=CREATED,
         secret=secret,
+        referee_seed=REFEREE_SEED,
     )
     return Table(root, keys, names, tmp / "out")
 

@@ -68,6 +68,7 @@ class TallyEngine(Engine):
         version="1",
         min_seats=2,
         max_seats=MAX_SEATS,
+        score_columns=("tally", "cards", "discarded"),
         options=(
             OptionInfo("cards", "deck size: cards numbered 1..N (4-60)", "12"),
             OptionInfo("hand", "starting hand size (1-5)", "2"),

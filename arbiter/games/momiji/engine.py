@@ -15,12 +15,12 @@ NOTES = (
     (
         "Provisional (the printed data was not found): leaf type names, acorn corners, "
         "the 12 landscapes with their powers and A/B/C sets, the first-game panoramas, "
-        "6 of the 14 objectives (most 0s, most of one type and most visible cards are "
+        "5 of the 13 objectives (most 0s, most of one type and most visible cards are "
         "confirmed kinds) and the 2 starting acorns."
     ),
     (
-        "Provisional rulings: garden refill to 4, torii limit players+2, new piles to the "
-        "right, tie-break on acorns; see docs/rulings/momiji.md."
+        "Provisional rulings: garden refill to 4, torii limit players+2, tie-break on "
+        "acorns; see docs/rulings/momiji.md."
     ),
     "Play with your own printed data: --option data=FILE (see momiji/data.schema.json).",
 )
@@ -35,6 +35,7 @@ class MomijiEngine(Engine):
         version="1.0.0",
         min_seats=2,
         max_seats=4,
+        score_columns=("piles", "acorns", "objectives", "total"),
         hidden_information=True,
         chance=True,
         options=(

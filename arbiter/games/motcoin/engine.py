@@ -29,6 +29,11 @@ class MotCoinEngine(Engine):
         version="1.0.0",
         min_seats=3,
         max_seats=5,
+        score_columns=(
+            "motcoins", "printed", "rise", "motcoin_value", "base", "hardforks",
+            "hardfork_value", "stablecoins", "stablecoin_value", "profit", "losses",
+            "total", "dice_left",
+        ),
         hidden_information=True,
         chance=True,
         options=(

@@ -36,6 +36,8 @@ class MottainaiEngine(Engine):
         version="0.1.0",
         min_seats=2,
         max_seats=5,
+        # scoring.BREAKDOWN, then the team sum of team play.
+        score_columns=(*scoring.BREAKDOWN, "team"),
         hidden_information=True,
         chance=True,
         options=(
