@@ -125,7 +125,7 @@ def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
         data = {"seat": seat, "cards": shown, "deck": len(state.deck), "paid": True}
         events.append(Event("reveal", data, barrier=True))
     elif kind == "play":
-        play(state, seat, list(action["cards"]), events)
+        play(state, seat, list(action["cards"]), action.get("at"), events)
     elif kind == "activate":
         activate(state, seat, action["objective"], events)
     elif kind == "discard":
@@ -153,8 +153,13 @@ def collect(state: State, seat: str, kind: str, events: list[Event]) -> None:
     after_main(state, events)
 
 
-def play(state: State, seat: str, codes: list[str], events: list[Event]) -> None:
-    """Rules: put 1-2 cards of one type, or one card of each of 2+ types, onto piles."""
+def play(
+    state: State, seat: str, codes: list[str], at: list[int] | None, events: list[Event]
+) -> None:
+    """Rules: put 1-2 cards of one type, or one card of each of 2+ types, onto piles.
+
+    New piles go where ``at`` says, else to the right end in card order (MOM-R5).
+    """
     zones.take(state, seat, codes)
     single = len({state.cards.cards[c].type for c in codes}) == 1
     piles: list[dict[str, Any]] = []
@@ -166,21 +171,25 @@ def play(state: State, seat: str, codes: list[str], events: list[Event]) -> None
             piles[-1].update(count=2, top=code, closed=closed)
         else:
             piles.append({"type": kind, "count": 1, "top": code, "new": new, "closed": closed})
+    if at is not None:
+        started = [p for p in piles if p["new"]]
+        zones.arrange(state, seat, [p["type"] for p in started], at)
+        for pile, position in zip(started, at, strict=True):
+            pile["at"] = position
     events.append(Event("play", {"seat": seat, "piles": piles}))
     if not single:
-        bonus(state, seat, [p["type"] for p in piles], events)
+        bonus(state, seat, events)
     after_main(state, events)
 
 
-def bonus(state: State, seat: str, played: list[str], events: list[Event]) -> None:
-    """Rules: after a play of 2+ types, each neighbouring pair of piles (MOM-R10: one of
-    them just played on) whose touching corners both show an acorn gives 2 acorns."""
+def bonus(state: State, seat: str, events: list[Event]) -> None:
+    """Rules: after a play of 2+ types, each pair of neighbouring top cards in the row whose
+    touching corners both show an acorn gives 2 acorns (MOM-R10: every pair in the row,
+    not only those the play touched)."""
     cards = state.cards.cards
     row = state.players[seat].piles
     pairs = []
     for left, right in pairwise(row):
-        if left.type not in played and right.type not in played:
-            continue
         if cards[left.top].right and cards[right.top].left:
             pairs.append([left.type, right.type])
     if pairs:

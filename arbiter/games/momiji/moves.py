@@ -16,14 +16,17 @@ MAX_PLAY = 6
 
 STRING = {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}
 
-# kind -> (required fields, optional fields, description); field kinds: "text" or "cards".
+# kind -> (required fields, optional fields, description); field kinds: "text", "cards",
+# "pair" (two cards) or "positions" (row positions, 0 = leftmost).
 KINDS: dict[str, tuple[dict[str, str], dict[str, str], str]] = {
     "collect": ({"type": "text"}, {}, "Main action: take every garden card of one type."),
     "reveal": ({}, {}, "Before a collect: pay 1 acorn to reveal 4 more cards."),
     "play": (
         {"cards": "cards"},
-        {},
-        "Main action: 1-2 cards of one type (bottom first), or one card per type in type order.",
+        {"at": "positions"},
+        "Main action: 1-2 cards of one type (bottom first), or one card per type in type order."
+        " at: where each new pile stands in the row after the play (0 = leftmost), one per"
+        " new pile in card order; leave it out to put new piles at the right end (MOM-R5).",
     ),
     "activate": ({"objective": "text"}, {}, "Main action: pay 3 acorns to take an objective."),
     "discard": (
@@ -46,6 +49,15 @@ EXAMPLES = '{"kind": "collect", "type": "maple"} or {"kind": "play", "cards": ["
 def _field_schema(kind: str) -> dict[str, Any]:
     if kind == "text":
         return dict(STRING)
+    if kind == "positions":
+        position = {"type": "integer", "minimum": 0, "maximum": MAX_PLAY - 1}
+        return {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_PLAY,
+            "uniqueItems": True,
+            "items": position,
+        }
     size = (2, 2) if kind == "pair" else (1, MAX_PLAY)
     return {"type": "array", "minItems": size[0], "maxItems": size[1], "items": dict(STRING)}
 
@@ -105,6 +117,12 @@ def parse(action: Any) -> dict[str, Any]:
         if field == "text":
             if not _text(value):
                 raise _bad(f"{name} must be a string of 1 to {MAX_TEXT} characters")
+            continue
+        if field == "positions":
+            if not isinstance(value, list) or not 1 <= len(value) <= MAX_PLAY:
+                raise _bad(f"{name} must be a list of 1 to {MAX_PLAY} row positions")
+            if not all(type(v) is int and 0 <= v < MAX_PLAY for v in value):
+                raise _bad(f"{name} must hold whole numbers from 0 to {MAX_PLAY - 1}")
             continue
         low, high = (2, 2) if field == "pair" else (1, MAX_PLAY)
         if not isinstance(value, list) or not low <= len(value) <= high:

@@ -128,8 +128,16 @@ def _setup(d: Mapping[str, Any]) -> str:
 def _pile(p: Mapping[str, Any]) -> str:
     where = "a new" if p["new"] else "the"
     count = "a card" if p["count"] == 1 else "2 cards"
-    text = f"{count} on {where} {p['type']} pile, now showing {card(p['top'])}"
+    text = f"{count} on {where} {p['type']} pile"
+    if "at" in p:  # a new pile placed by the player (MOM-R5), counted from 1 for readers
+        text += f" placed {_ordinal(p['at'] + 1)} from the left"
+    text += f", now showing {card(p['top'])}"
     return text + (" and closed by a torii" if p["closed"] else "")
+
+
+def _ordinal(n: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _objective(d: Mapping[str, Any]) -> str:
@@ -159,7 +167,10 @@ def label(action: Mapping[str, Any]) -> str:
     if kind == "reveal":
         return "pay 1 acorn to reveal 4 more garden cards (then collect)"
     if kind == "play":
-        return "play " + cards(list(action.get("cards", [])))
+        text = "play " + cards(list(action.get("cards", [])))
+        if "at" in action:
+            text += f", new piles at {', '.join(str(i) for i in action['at'])} (0 = leftmost)"
+        return text
     if kind == "activate":
         return f"pay 3 acorns to activate objective {action.get('objective')}"
     if kind == "discard":

@@ -6,7 +6,7 @@ its rulings. Messages use only what the acting seat sees.
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import permutations, product
 from typing import Any
 
 from arbiter.core.engine import reject
@@ -32,7 +32,10 @@ def legal_actions(state: State, seat: str) -> list[Action]:
         if not t.revealed:
             if player.acorns >= 1 and state.deck:
                 out.append({"kind": "reveal"})
-            out += [{"kind": "play", "cards": cards} for cards in plays(state, seat)]
+            for cards in plays(state, seat):
+                out.append({"kind": "play", "cards": cards})
+                for at in placements(state, seat, cards):
+                    out.append({"kind": "play", "cards": cards, "at": at})
             if player.acorns >= OBJECTIVE_COST:
                 out += [{"kind": "activate", "objective": o} for o in state.centre]
     if not t.discarded:
@@ -86,6 +89,25 @@ def plays(state: State, seat: str) -> list[list[str]]:
         if len(chosen) >= 2:
             out.append(chosen)
     return out
+
+
+def new_types(state: State, seat: str, codes: list[str]) -> list[str]:
+    """Return the types of ``codes`` that start a new pile, in card order."""
+    player = state.players[seat]
+    kinds = zones.distinct([state.cards.cards[c].type for c in codes])
+    return [kind for kind in kinds if player.pile(kind) is None]
+
+
+def placements(state: State, seat: str, codes: list[str]) -> list[list[int]]:
+    """Return every ``at`` a play may name (MOM-R5): where each new pile stands in the row
+    after the play, one position per new pile in card order. The right end in card order
+    is the play without ``at``, so it is not listed again (one spelling per play)."""
+    k = len(new_types(state, seat, codes))
+    if k == 0:
+        return []
+    n = len(state.players[seat].piles)
+    default = tuple(range(n, n + k))
+    return [list(at) for at in permutations(range(n + k), k) if at != default]
 
 
 def check(state: State, seat: str, action: Any) -> None:
@@ -153,6 +175,7 @@ def _play(state: State, seat: str, action: Action) -> None:
         for code in codes:
             _step(below, cards[code].value, code)
             below = cards[code].value
+        _at(state, seat, codes, action.get("at"))
         return
     if len(set(kinds)) != len(kinds):
         raise reject("play 1-2 cards of one type, or 2+ cards of different types", "MOM-2.2")
@@ -162,6 +185,24 @@ def _play(state: State, seat: str, action: Action) -> None:
         raise reject(f"list one card per type in type order ({names})", "MOM-R5")
     for code in codes:
         _step(zones.top_value(state, seat, cards[code].type), cards[code].value, code)
+    _at(state, seat, codes, action.get("at"))
+
+
+def _at(state: State, seat: str, codes: list[str], at: list[int] | None) -> None:
+    """MOM-R5: ``at`` places the new piles (the row's order matters for acorn pairs)."""
+    if at is None:
+        return
+    new = new_types(state, seat, codes)
+    if not new:
+        raise reject('this play starts no new pile: leave out "at"', "MOM-R5")
+    size = len(state.players[seat].piles) + len(new)
+    if len(at) != len(new):
+        names = ", ".join(new)
+        raise reject(f'"at" needs one position per new pile ({names}), in card order', "MOM-R5")
+    if len(set(at)) != len(at) or max(at) >= size:
+        raise reject(f"give each new pile its own position from 0 to {size - 1}", "MOM-R5")
+    if at == list(range(size - len(new), size)):
+        raise reject('that is the right end, where new piles go anyway: leave out "at"', "MOM-R5")
 
 
 def _step(below: int | None, value: int, code: str) -> None:

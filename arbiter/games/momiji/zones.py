@@ -76,8 +76,23 @@ def top_value(state: State, seat: str, kind: str) -> int | None:
     return None if pile is None else value(state, pile.top)
 
 
+def arrange(state: State, seat: str, new: list[str], at: list[int]) -> None:
+    """Move the just started piles of types ``new`` to row positions ``at`` (MOM-R5).
+
+    The other piles keep their order and fill the remaining positions; piles never move
+    once placed, so this runs in the play that starts them.
+    """
+    player = state.players[seat]
+    placed = {p.type: p for p in player.piles if p.type in new}
+    others = iter([p for p in player.piles if p.type not in new])
+    slot = dict(zip(at, new, strict=True))
+    player.piles = [
+        placed[slot[i]] if i in slot else next(others) for i in range(len(player.piles))
+    ]
+
+
 def place(state: State, seat: str, code: str, shown: bool) -> tuple[bool, bool]:
-    """Put a card on its pile (a new pile goes to the right end, MOM-R5).
+    """Put a card on its pile (a new pile goes to the right end; see ``arrange``, MOM-R5).
 
     Return (new pile, closed by a 3). ``shown`` is False for a card buried at once.
     """

@@ -21,6 +21,8 @@ REMOVE = "remove"
 """The fluctuation value printed as "Remove one die"."""
 SEATS_MAX = 5
 HARDFORKS = 4
+LAST_HARDFORK = 24
+"""Rules 4 (note): No. 24 is a HardFork and can never be auctioned in round 1."""
 
 
 def _package_json(name: str) -> Any:
@@ -55,6 +57,13 @@ def problem(table: Any) -> str | None:
     forks = [row["number"] for row in table["cards"] if row["type"] == HARDFORK]
     if len(forks) != HARDFORKS:
         return f"there must be exactly {HARDFORKS} HardFork cards, found {len(forks)} {forks}"
+    if LAST_HARDFORK not in forks:
+        # Rules 4 (note): the 4th HardFork is No. 24, always the higher card of its pair in
+        # round 1, so the game cannot end before round 2 (MC-R13).
+        return (
+            f"card No. {LAST_HARDFORK} must be a HardFork, the 4th that never comes up in "
+            f"round 1 (rules 4); this table's HardForks are {forks}"
+        )
     doubles = sum(1 for row in table["cards"] if row.get("auction") == "double")
     spare = table["stable_coin"]["count"] - SEATS_MAX
     if doubles > spare:

@@ -16,10 +16,16 @@ from arbiter.games.mottainai.actions import GameEnds
 from arbiter.games.mottainai.cards import INSTANCES, TASKS
 from arbiter.games.mottainai.cover import helper_actions
 from arbiter.games.mottainai.effects import dispatch
+from arbiter.games.mottainai.effects.obstruction import gate_hint
 from arbiter.games.mottainai.state import HAND_LIMIT, State
 
 ACTION_HINTS = {
     name: f"take the task's action ({name.lower()}), a craft of its material or a prayer"
+    for name in TASKS.values()
+}
+MASK_HINTS = {
+    name: f"{{owner}}'s Mask: take the task's action ({name.lower()}) or done to skip it;"
+    " no craft or prayer on this task"
     for name in TASKS.values()
 }
 HINTS = {
@@ -60,13 +66,20 @@ def prompt(state: State) -> Prompt | None:
         frame = state.frames[-1]
         if frame["type"] == "tailor":
             return _step_prompt(seat, "tailor")
+        if frame["moment"] == "obstruction":  # a Curtain/Tower reveal says what it asks
+            return Prompt(seat, "effect", gate_hint(frame))
         return _effect_prompt(seat, frame["moment"])
     phase = state.phase
     if phase == "action":
         task = state.task
         assert task is not None
         return _action_prompt(
-            seat, task["material"], task["owner"], task["done"] + 1, task["total"]
+            seat,
+            task["material"],
+            task["owner"],
+            task["done"] + 1,
+            task["total"],
+            bool(task.get("mask")),
         )
     if phase == "hand-limit":
         return _return_prompt(seat, len(state.players[seat].hand))
@@ -93,9 +106,10 @@ def _return_prompt(seat: str, hand: int) -> Prompt:
 
 
 @lru_cache(maxsize=PROMPTS)
-def _action_prompt(seat: str, material: str, owner: str, n: int, of: int) -> Prompt:
+def _action_prompt(seat: str, material: str, owner: str, n: int, of: int, mask: bool) -> Prompt:
     name = TASKS[material]
-    detail = {"task": name, "owner": owner, "action": n, "of": of, "hint": ACTION_HINTS[name]}
+    hint = MASK_HINTS[name].format(owner=owner) if mask else ACTION_HINTS[name]
+    detail = {"task": name, "owner": owner, "action": n, "of": of, "hint": hint}
     return Prompt(seat, "action", detail)
 
 

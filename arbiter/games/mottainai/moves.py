@@ -13,7 +13,7 @@ from typing import Any
 from arbiter.core.engine import reject
 from arbiter.games.mottainai import actions, flow
 from arbiter.games.mottainai.cards import MATERIALS, TASKS, card
-from arbiter.games.mottainai.effects import dispatch
+from arbiter.games.mottainai.effects import dispatch, obstruction
 from arbiter.games.mottainai.state import HAND_LIMIT, WINGS, State
 
 DONE: dict[str, Any] = {"kind": "done"}
@@ -86,7 +86,7 @@ def check(state: State, seat: str, action: Any) -> None:
         fast = _fast(state, seat, where, action)
         if fast or (fast is None and action in legal_actions(state, seat)):
             return
-    raise reject(_why(state, seat, where, action), RULE[where])
+    raise reject(*_refusal(state, seat, where, action))
 
 
 def _fast(state: State, seat: str, where: str, action: dict[str, Any]) -> bool | None:
@@ -195,6 +195,15 @@ def _shape(action: Any) -> str | None:
     return None
 
 
+def _refusal(state: State, seat: str, where: str, action: Any) -> tuple[str, str]:
+    """Return the reason and the rule cited; a card that forbids it is named (Mask, Tower)."""
+    if _shape(action) is None:
+        by_card = obstruction.why(state, seat, where, action)
+        if by_card is not None:
+            return by_card
+    return _why(state, seat, where, action), RULE[where]
+
+
 def _why(state: State, seat: str, where: str, action: Any) -> str:
     """Return a one-line reason, from what ``seat`` can see, why ``action`` is refused."""
     problem = _shape(action)
@@ -221,6 +230,9 @@ def _why(state: State, seat: str, where: str, action: Any) -> str:
     assert task is not None
     name = TASKS[task["material"]]
     if kind in actions.TASK_KINDS and kind != name.lower():
+        if task.get("mask"):  # Card: Mask: only the task's own action, or skip it
+            owner = task["owner"]
+            return f"this is a {name} task under {owner}'s Mask: take {name.lower()} or done"
         return f"this is a {name} task: take {name.lower()}, craft ({task['material']}) or prayer"
     if kind == "clerk":
         return f"{c} is not in your craft bench"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -44,6 +46,30 @@ def test_info_notes_say_what_is_provisional():
     notes = " ".join(ENGINE.info.notes)
     for words in ("acorn corners", "landscapes", "objectives", "starting acorns", "data=FILE"):
         assert words in notes
+
+
+RULINGS = Path(__file__).resolve().parents[3] / "docs" / "rulings" / "momiji.md"
+
+
+def test_MOM_1_4_documented_data_counts_match_the_shipped_file():
+    """MOM-1.4 (rulings: "The data: confirmed and provisional rows"): the row counts of that
+    table, its objective split, and the engine notes shown by ``arbiter games`` agree with
+    ``data.json``, so neither can drift from the data."""
+    table = shipped()
+    doc = RULINGS.read_text(encoding="utf-8")
+    for section in ("types", "acorns", "landscapes", "panoramas", "objectives"):
+        row = re.search(rf"^\| `{section}` \| (\d+) \|", doc, re.M)
+        assert row is not None, f"no row for {section}"
+        assert int(row.group(1)) == len(table[section]), section
+    objectives = table["objectives"]
+    provisional = sum(1 for o in objectives if o["source"] == "provisional")
+    confirmed = len(objectives) - provisional
+    split = re.search(r"^\| `objectives` \| \d+ \| (\d+): .*\| (\d+): [^|]*\|$", doc, re.M)
+    assert split is not None
+    assert (int(split.group(1)), int(split.group(2))) == (confirmed, provisional)
+    notes = " ".join(ENGINE.info.notes)
+    assert f"{provisional} of the {len(objectives)} objectives" in notes
+    assert f"the {len(table['landscapes'])} landscapes" in notes
 
 
 def test_schema_enums_match_the_behaviour_registries():

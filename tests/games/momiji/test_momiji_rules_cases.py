@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import jsonschema
+
 
 def kinds(events):
     return [e.kind for e in events]
@@ -132,7 +134,8 @@ def test_MOM_2_1_4_reveal_costs_an_acorn(mj):
 
 
 def test_MOM_2_2_1_a_pile_starts_with_a_zero(mj):
-    """MOM-2.2.1: a new pile starts with a 0; it goes to the right end of the row (MOM-R5)."""
+    """MOM-2.2.1: a new pile starts with a 0; without "at" it goes to the right end of the
+    row (MOM-R5)."""
     state = mj.build(hands={"alice": ["maple-1", "ginkgo-0"]}, piles={"alice": [["oak-0"]]})
     assert "starts with a 0" in mj.illegal(state, "alice", mj.play("maple-1")).message
     mj.play_(state, "alice", mj.play("ginkgo-0"))
@@ -191,8 +194,8 @@ def test_MOM_2_2_5_a_three_closes_the_pile_with_a_torii(mj):
 
 
 def test_MOM_2_2_6_neighbouring_acorns_give_two_each(mj):
-    """MOM-2.2.6 (MOM-R10): after a play of 2+ types each neighbouring pair, one of them
-    just played on, whose touching corners both show an acorn gives 2 acorns."""
+    """MOM-2.2.6 (MOM-R10): after a play of 2+ types each neighbouring pair whose touching
+    corners both show an acorn gives 2 acorns."""
     piles = {"alice": [["maple-0R"], ["ginkgo-0"]]}
     hand = ["ginkgo-1L", "cherry-0L", "oak-0"]
     state = mj.build(hands={"alice": hand}, piles=piles, acorns={"alice": 0})
@@ -212,6 +215,82 @@ def test_MOM_2_2_7_two_pairs_and_no_bonus_for_one_type(mj):
     assert next(e for e in events if e.kind == "bonus").data["acorns"] == 4
     state = mj.build(hands={"alice": ["ginkgo-1L"]}, piles={"alice": [["maple-0R"], ["ginkgo-0"]]})
     assert "bonus" not in kinds(mj.play_(state, "alice", mj.play("ginkgo-1L")))
+
+
+def test_MOM_2_2_8_every_acorn_pair_in_the_row_pays_not_only_those_played_on(mj):
+    """MOM-2.2.8 (overview: after playing different types, each pair of adjacent top cards
+    in your area; MOM-R10): a matching pair that this play did not touch pays too."""
+    piles = {"alice": [["maple-0R"], ["ginkgo-0L"], ["cherry-0"]]}
+    state = mj.build(hands={"alice": ["cherry-1", "oak-0"]}, piles=piles, acorns={"alice": 0})
+    events = mj.play_(state, "alice", mj.play("cherry-1", "oak-0"))
+    bonus = next(e for e in events if e.kind == "bonus")
+    assert bonus.data == {"seat": "alice", "pairs": [["maple", "ginkgo"]], "acorns": 2}
+    assert state.players["alice"].acorns == 2
+
+
+def _placed(mj):
+    """Alice's row maple-0 | ginkgo-0L; in hand cherry-0R and oak-0 (2 players: 4 types)."""
+    piles = {"alice": [["maple-0"], ["ginkgo-0L"]]}
+    hand = ["cherry-0R", "oak-0"]
+    return mj.build(hands={"alice": hand}, piles=piles, acorns={"alice": 0})
+
+
+def test_MOM_2_2_9_the_player_places_a_new_pile_and_its_neighbours_count(mj):
+    """MOM-2.2.9 (MOM-R5, MOM-R10): position decides which corners meet, so the player
+    says where each new pile goes (``at``: its place in the row after the play); the
+    other piles keep their order. At the right end cherry-0R meets no acorn; placed left
+    of ginkgo-0L it earns 2 acorns. ``legal_actions`` lists every placement."""
+    state = _placed(mj)
+    play = mj.play("cherry-0R", "oak-0")
+    listed = [
+        a.get("at")
+        for a in mj.engine.legal_actions(state, "alice")
+        if a["kind"] == "play" and a["cards"] == play["cards"]
+    ]
+    assert listed[0] is None and len(listed) == 4 * 3  # 4 places for 2 piles, in order
+    assert [1, 3] in listed and [2, 3] not in listed  # the right end is the play without at
+    events = mj.play_(state, "alice", {**play, "at": [1, 3]})
+    assert [p.type for p in state.players["alice"].piles] == ["maple", "cherry", "ginkgo", "oak"]
+    bonus = next(e for e in events if e.kind == "bonus")
+    assert bonus.data["pairs"] == [["cherry", "ginkgo"]] and state.players["alice"].acorns == 2
+    assert mj.lines(events, "bob")[0] == (
+        "alice plays a card on a new cherry pile placed 2nd from the left, now showing "
+        "cherry 0 (acorn right); a card on a new oak pile placed 4th from the left, now "
+        "showing oak 0."
+    )
+    state = _placed(mj)
+    events = mj.play_(state, "alice", play)
+    assert [p.type for p in state.players["alice"].piles] == ["maple", "ginkgo", "cherry", "oak"]
+    assert "bonus" not in kinds(events)
+    state = mj.build(hands={"alice": ["maple-0"]}, piles={"alice": [["oak-0"]]})
+    mj.play_(state, "alice", {**mj.play("maple-0"), "at": [0]})
+    assert [p.type for p in state.players["alice"].piles] == ["maple", "oak"]
+
+
+def test_MOM_2_2_10_at_is_checked(mj):
+    """MOM-2.2.10 (MOM-R5): one position per new pile, each its own, inside the row; not
+    on a play that starts no pile; the right end has one spelling, without ``at``."""
+    state = _placed(mj)
+    play = mj.play("cherry-0R", "oak-0")
+    assert (
+        "one position per new pile (cherry, oak)"
+        in mj.illegal(state, "alice", {**play, "at": [1]}).message
+    )
+    assert (
+        "its own position from 0 to 3" in mj.illegal(state, "alice", {**play, "at": [1, 1]}).message
+    )
+    assert "from 0 to 3" in mj.illegal(state, "alice", {**play, "at": [0, 4]}).message
+    refused = mj.illegal(state, "alice", {**play, "at": [2, 3]})
+    assert "right end" in refused.message and refused.rule == "MOM-R5"
+    schema = jsonschema.Draft202012Validator(mj.engine.action_schema())
+    assert schema.is_valid({**play, "at": [1, 3]}) and not schema.is_valid({**play, "at": [1, 1]})
+    assert mj.engine.label({**play, "at": [1, 3]}).endswith("new piles at 1, 3 (0 = leftmost)")
+    state = mj.build(hands={"alice": ["maple-1"]}, piles={"alice": [["maple-0"]]})
+    assert (
+        "starts no new pile"
+        in mj.illegal(state, "alice", {**mj.play("maple-1"), "at": [0]}).message
+    )
+    assert "row positions" in mj.illegal(state, "alice", {**mj.play("maple-1"), "at": "0"}).message
 
 
 # -- MOM-2.3 Activate an objective ------------------------------------------------------------------

@@ -6,7 +6,12 @@ Scoring cases (rules 5 and 6) are in test_scoring_cases.py.
 
 from __future__ import annotations
 
-from arbiter.games.motcoin import moves
+import json
+
+import pytest
+
+from arbiter.core.errors import SchemaViolation, UsageError
+from arbiter.games.motcoin import cards, moves
 
 
 def kinds(events):
@@ -332,6 +337,27 @@ def test_MC_4_4_4_discarded_hardfork_does_not_count(mc):
     assert state.auction.card == "9" and state.discard == ["24"] and state.hardforks == 1
     mc.run(state, ("alice", mc.bid(1)), ("bob", mc.PASS), ("carol", mc.PASS))
     assert state.auction.card == "18" and state.discard == ["24", "23"] and state.hardforks == 2
+
+
+def test_MC_4_4_5_a_table_whose_no_24_is_not_a_hardfork_is_refused(mc, tmp_path):
+    """MC-4.4.5 (rules 4, note: the 4th HardFork, No. 24, never appears in round 1; ruling
+    MC-R13): a card table whose No. 24 is not a HardFork is refused with one line (a usage
+    error, exit 2), as a file and embedded in a manifest; the shipped table passes."""
+    table = json.loads(json.dumps(cards.builtin_table()))
+    assert cards.problem(table) is None
+    rows = {row["number"]: row for row in table["cards"]}
+    rows[23].update(type="hardfork", fluctuation=-4, crash=-12)
+    rows[23].pop("price")
+    rows[24].update(type="motcoin", price=30, fluctuation=-3, crash=-9)
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(table))
+    with pytest.raises(UsageError) as caught:
+        mc.engine.parse_options({"cards": str(path)})
+    message = caught.value.message
+    assert caught.value.exit_code == 2 and "\n" not in message
+    assert "card No. 24 must be a HardFork" in message and "[1, 9, 18, 23]" in message
+    with pytest.raises(SchemaViolation):
+        mc.engine.check_options({"cards": table})
 
 
 # -- 7. Double auction ----------------------------------------------------------------------------
