@@ -50,6 +50,7 @@ def play(
     progress: Callable[[int], None] | None = None,
     max_files: int = 100_000,
     batch: bool = True,
+    reveal_at_end: bool = True,
 ) -> SelfPlay:
     """Create ``root/{keys,game,moves}`` and play a full game with random bots.
 
@@ -109,7 +110,8 @@ def play(
         run.decisions += len(actions)
         if progress is not None:
             progress(run.decisions)
-    reveal(run.game)
+    if reveal_at_end:
+        reveal(run.game)
     final = load_state(gd.public_state)
     run.status = final["status"]
     run.winners = final["outcome"]["winners"] if final["outcome"] else []

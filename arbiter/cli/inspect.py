@@ -15,15 +15,24 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Show a game's status from its public files."""
-    from arbiter.core.gamedir import GameDir
+    from arbiter.core.gamedir import GameDir, pause
     from arbiter.core.ledger import read_json
     from arbiter.core.schemas import validate
 
     out = Output(as_json)
     gd = GameDir(folder)
     gd.require()
-    manifest = read_json(gd.manifest, "game.json")
-    state = read_json(gd.public_state, "public/state.json")
+    # A consistent snapshot: under the referee's shared lock, or again if a writer
+    # replaced a file meanwhile (a published copy has no lock).
+    for _ in range(20):
+        with gd.reading() as locked:
+            before = None if locked else gd.fingerprint()
+            manifest = read_json(gd.manifest, "game.json")
+            state = read_json(gd.public_state, "public/state.json")
+            revealed = gd.reveal_record.is_file()
+            if locked or gd.fingerprint() == before:
+                break
+        pause(0.05)
     validate("state", state, "public/state.json")
     info = {
         "game": manifest.get("game"),
@@ -34,7 +43,7 @@ def status(
         "head": state["head"],
         "waiting_for": state["waiting_for"],
         "prompt": state["prompt"],
-        "revealed": gd.reveal_record.is_file(),
+        "revealed": revealed,
         "winners": state["outcome"]["winners"] if state["outcome"] else None,
     }
     if as_json:
@@ -59,13 +68,20 @@ def status(
 
 def verify(
     folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
+    receipt: list[Path] = typer.Option(
+        [],
+        "--receipt",
+        "-r",
+        help="A receipt from the referee (repeatable): its entry must be in the chain.",
+        metavar="RECEIPT",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Check a game folder; after reveal, replay it and compare every published byte."""
     from arbiter.core.replay import verify as check
 
     out = Output(as_json)
-    report = check(folder)
+    report = check(folder, receipts=receipt)
     if as_json:
         out.json(
             {

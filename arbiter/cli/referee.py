@@ -44,6 +44,13 @@ def new(
         False, "--no-join", help="Skip join files: the referee's secret alone seeds the game."
     ),
     game_id: str | None = typer.Option(None, "--id", help="Game id (default: the folder name)."),
+    referee_key: Path | None = typer.Option(
+        None,
+        "--referee-key",
+        help="The referee's own private key, which signs receipts (default: a new key "
+        "in referee/key). Its public half is published in game.json.",
+        metavar="KEY",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create a game folder; publish only a commitment to the secret seed."""
@@ -58,14 +65,21 @@ def new(
         join=not no_join,
         game_id=game_id,
         created=now_utc(),
+        referee_key=referee_key,
     )
     if as_json:
         out.json(
-            {"game": manifest["game"], "folder": str(folder), "commitment": manifest["commitment"]}
+            {
+                "game": manifest["game"],
+                "folder": str(folder),
+                "commitment": manifest["commitment"],
+                "referee": manifest["referee"],
+            }
         )
         return
     out.line(f"created game {manifest['game']} in {folder}")
     out.line(f"seed commitment: {manifest['commitment']}")
+    out.line(f"referee key (signs receipts): {manifest['referee']}")
     if manifest["join"]:
         out.line(
             "next: each player runs `arbiter join "
@@ -83,16 +97,13 @@ def submit(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Judge join and move files in order; stop at the first rejection."""
-    from arbiter.core.errors import NotReady
     from arbiter.core.referee import submit as judge
+    from arbiter.core.safeio import read_input
 
     out = Output(as_json)
     results: list[dict[str, Any]] = []
     for file in files:
-        try:
-            data = file.read_bytes()
-        except FileNotFoundError:
-            raise NotReady(f"{file} not found: check the path") from None
+        data = read_input(file)  # no symlink, FIFO, device or folder; at most 1 MiB + 1 byte
         accepted = judge(folder, data, file.name)
         results.append(
             {
@@ -104,6 +115,7 @@ def submit(
                 "summary": accepted.summary,
                 "status": accepted.status,
                 "waiting_for": accepted.waiting_for,
+                "receipt": str(accepted.receipt) if accepted.receipt is not None else None,
             }
         )
         out.line(
@@ -111,6 +123,8 @@ def submit(
         )
         for text in accepted.summary:
             out.line(f"  {text}")
+        if accepted.receipt is not None:
+            out.line(f"  receipt for {accepted.seat}: {accepted.receipt}")
     if as_json:
         out.json(results)
     elif results:
@@ -140,7 +154,26 @@ def reveal(
     out.line(f"anyone can now check every byte: arbiter verify {folder}")
 
 
+def repair(
+    folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Bring a game folder back to its chain head after a crash (every write does this too)."""
+    from arbiter.core.referee import repair as heal
+
+    out = Output(as_json)
+    fixed = heal(folder)
+    if as_json:
+        out.json({"repaired": [str(path) for path in fixed]})
+        return
+    if not fixed:
+        out.line(f"{folder}: every file is at the chain head; nothing to repair")
+    for path in fixed:
+        out.line(f"repaired {path}")
+
+
 def register(app: typer.Typer) -> None:
     app.command("new")(new)
     app.command("submit")(submit)
     app.command("reveal")(reveal)
+    app.command("repair")(repair)

@@ -19,6 +19,7 @@ import re
 import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,6 +45,11 @@ def write_point() -> None:
     _reached[0] += 1
     if str(_reached[0]) == _FAILPOINT:
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def pause(seconds: float) -> None:
+    """Wait a moment for a writer to finish (a sleep: no result depends on the clock)."""
+    threading.Event().wait(seconds)
 
 
 def _default_mode() -> int:

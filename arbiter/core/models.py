@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 
-def _chars(first: str, allowed: str, max_length: int) -> Any:
-    """A string type: starts with ``first``, every character in ``allowed``, 1–max long.
+def _chars(first: str, allowed: str, max_length: int) -> dict[str, Any]:
+    """The schema of a string type: starts with ``first``, every character in ``allowed``, 1–max long.
 
     No ``$`` anywhere: Python's ``$`` (which the jsonschema package uses) also matches
     before a final newline, ECMA-262's does not. A start anchor, a "no other character"
@@ -26,20 +26,19 @@ def _chars(first: str, allowed: str, max_length: int) -> Any:
         "pattern": f"^{first}",
         "not": {"pattern": f"[^{allowed}]"},
     }
-    return Annotated[str, WithJsonSchema(schema)]
+    return schema
 
 
-def _exact(pattern: str, length: int) -> Any:
-    """A fixed-length string type starting with ``pattern`` (which spans ``length``)."""
-    schema = {"type": "string", "minLength": length, "maxLength": length, "pattern": f"^{pattern}"}
-    return Annotated[str, WithJsonSchema(schema)]
+def _exact(pattern: str, length: int) -> dict[str, Any]:
+    """The schema of a fixed-length string starting with ``pattern`` (which spans it)."""
+    return {"type": "string", "minLength": length, "maxLength": length, "pattern": f"^{pattern}"}
 
 
-SeatId = _chars("[a-z]", "a-z0-9_-", 32)
-GameId = _chars("[a-z0-9]", "a-z0-9-", 63)
-Name = _chars("[a-z]", "a-z0-9_-", 32)
-Digest = _exact("sha256:[0-9a-f]{64}", 71)
-Hex32 = _exact("[0-9a-f]{64}", 64)
+SeatId = Annotated[str, WithJsonSchema(_chars("[a-z]", "a-z0-9_-", 32))]
+GameId = Annotated[str, WithJsonSchema(_chars("[a-z0-9]", "a-z0-9-", 63))]
+Name = Annotated[str, WithJsonSchema(_chars("[a-z]", "a-z0-9_-", 32))]
+Digest = Annotated[str, WithJsonSchema(_exact("sha256:[0-9a-f]{64}", 71))]
+Hex32 = Annotated[str, WithJsonSchema(_exact("[0-9a-f]{64}", 64))]
 # "<type> <base64>", no comment: arbiter stores keys normalised (docs/signing.md), and only
 # the key types whose signatures sshsig verifies and which sign deterministically.
 PublicKey = Annotated[

@@ -125,13 +125,13 @@ def check(
         raise VerificationFailed(message) from None
     lines = []
     for seq, (path, receipt) in sorted(wanted.items()):
-        entry = found.get(seq)
-        if entry is None:
+        if seq not in found:
             raise VerificationFailed(
                 f"receipt {path.name}: the referee accepted entry #{seq} "
                 f"({receipt['kind']} by {receipt['seat']}) but the chain has no entry #{seq}: "
                 "it was dropped"
             )
+        entry = found[seq]
         if entry["hash"] != receipt["hash"] or entry["digest"] != receipt["digest"]:
             raise VerificationFailed(
                 f"receipt {path.name}: the referee accepted another file as entry #{seq} "

@@ -151,7 +151,8 @@ def new_game(
     gd.make_dirs(gd.root)
     gd.make_dirs(gd.referee)
     if referee_key is None:
-        made, _ = keygen("key", gd.referee, comment="arbiter referee", seed=referee_seed)
+        made, made_public = keygen("key", gd.referee, comment="arbiter referee", seed=referee_seed)
+        os.chmod(made_public, 0o600)  # everything under referee/ is private, even this
         referee_public = public_key_of(made)
     else:
         gd.write(gd.referee_key_path, str(referee_key.expanduser().resolve()).encode() + b"\n")

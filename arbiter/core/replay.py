@@ -10,7 +10,6 @@ the length of the game.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +21,7 @@ from arbiter.core.canonical import parse_strict, pretty, sha256_hex
 from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest
 from arbiter.core.errors import ArbiterError, NotReady, VerificationFailed
 from arbiter.core.formats import JOIN_FOR_MANIFEST, JOIN_FORMAT
-from arbiter.core.gamedir import GameDir
+from arbiter.core.gamedir import GameDir, pause
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
 from arbiter.core.publish import apply_record
 from arbiter.core.rng import commitment
@@ -143,7 +142,7 @@ def verify(root: Path, signatures: bool = True, receipts: Iterable[Path] = ()) -
             else:
                 if locked or delay is None or gd.fingerprint() == before:
                     return report
-        threading.Event().wait(delay)  # a writer is at work: give it time to finish
+        pause(delay)  # a writer is at work: give it time to finish
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -157,12 +156,14 @@ def _verify_once(gd: GameDir, signatures: bool, receipt_paths: list[Path]) -> Re
     except ArbiterError as exc:
         raise _fail(f"game.json: {exc.message}") from None
     report = Report(game=manifest["game"])
+    # Receipts first: a receipt the chain contradicts is the strongest finding there is.
+    receipt_lines = receipts_lib.check(gd, manifest, manifest_digest, receipt_paths)
     report.revealed = gd.reveal_record.is_file()
     if report.revealed:
         _replay(gd, manifest, manifest_digest, engine, report, signatures)
     else:
         _public_only(gd, manifest, manifest_digest, engine, report)
-    report.checks += receipts_lib.check(gd, manifest, manifest_digest, receipt_paths)
+    report.checks += receipt_lines
     return report
 
 

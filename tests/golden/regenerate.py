@@ -4,7 +4,7 @@
 
 Real engines go to ``examples/<engine>/``, test-only engines to ``tests/golden/<engine>/``.
 The folder holds the revealed game (without ``referee/``) plus the players' signed move
-files and public keys, so a reader can follow it and ``arbiter verify`` can replay it.
+files, the referee's receipts and the public keys, so a reader can follow it and ``arbiter verify`` can replay it.
 """
 
 from __future__ import annotations
@@ -35,16 +35,18 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("engine")
     parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--seed", default="golden")
+    parser.add_argument("--seed", default=None, help="default: golden-ENGINE (a secret per example)")
     args = parser.parse_args()
     info = registry.get(args.engine).info
     players = args.players or info.min_seats
     out = target(args.engine)
     with tempfile.TemporaryDirectory() as tmp:
-        run = play(Path(tmp) / "run", args.engine, players, args.seed)
+        run = play(Path(tmp) / "run", args.engine, players, args.seed or f"golden-{args.engine}")
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(run.game, out / "game", ignore=shutil.ignore_patterns("referee"))
         shutil.copytree(run.moves, out / "moves")
+        # The referee's receipts, as the players keep them (`arbiter verify --receipt`).
+        shutil.copytree(run.game / "referee" / "receipts", out / "receipts")
         (out / "keys").mkdir()
         for pub in sorted(run.keys.glob("*.pub")):
             shutil.copy(pub, out / "keys" / pub.name)

@@ -55,3 +55,31 @@ def test_golden_game_detects_a_changed_byte(engine: str, tmp_path: Path) -> None
     with pytest.raises(VerificationFailed) as caught:
         verify(copy)
     assert "public/log.md" in caught.value.message
+
+
+def test_a_format_1_game_still_verifies(tmp_path: Path) -> None:
+    """Games made before the referee key and deterministic joins (arbiter.game/1 with
+    arbiter.join/1) still replay byte for byte."""
+    import json
+
+    copy = tmp_path / "game"
+    shutil.copytree(ROOT / "tests" / "golden" / "format-1" / "tally" / "game", copy)
+    assert json.loads((copy / "game.json").read_bytes())["format"] == "arbiter.game/1"
+    report = verify(copy)
+    assert report.replayed and report.status == "over"
+    assert report.signatures == report.entries - 1
+
+
+@pytest.mark.parametrize("engine", registry.BUILTIN)
+def test_examples_have_different_secrets_and_their_receipts_verify(engine: str) -> None:
+    import json
+
+    secrets = {
+        json.loads((golden_dir(name) / "game" / "reveal" / "reveal.json").read_bytes())["secret"]
+        for name in registry.BUILTIN
+    }
+    assert len(secrets) == len(registry.BUILTIN)
+    receipts = sorted((golden_dir(engine) / "receipts").glob("*.json"))
+    assert receipts
+    report = verify(golden_dir(engine) / "game", receipts=receipts)
+    assert sum("receipt" in line for line in report.checks) == len(receipts)

@@ -32,7 +32,8 @@ class MomijiEngine(Engine):
     info: ClassVar[EngineInfo] = EngineInfo(
         name="momiji",
         title="Momiji",
-        version="1.0.0",
+        # 1.1.0: every acorn pair pays (MOM-R10), players place new piles (MOM-R5).
+        version="1.1.0",
         min_seats=2,
         max_seats=4,
         score_columns=("piles", "acorns", "objectives", "total"),

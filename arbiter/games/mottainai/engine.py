@@ -33,7 +33,8 @@ class MottainaiEngine(Engine):
     info: ClassVar[EngineInfo] = EngineInfo(
         name="mottainai",
         title="Mottainai",
-        version="0.1.0",
+        # 0.2.0: refusals and prompts under Mask, Curtain and Tower say why (M-R55, M-R56).
+        version="0.2.0",
         min_seats=2,
         max_seats=5,
         # scoring.BREAKDOWN, then the team sum of team play.
