@@ -413,7 +413,6 @@ def test_join_after_the_game_started(table: Table) -> None:
 def test_join_for_a_no_join_game(tmp_path: Path) -> None:
     table = create(tmp_path, join=False)
     from arbiter.core.canonical import digest
-
     from arbiter.core.joins import sign_entropy
 
     manifest_digest = digest(table.manifest())
