@@ -14,7 +14,8 @@ from helpers.tables import Table, started
 from arbiter.core import chain as chainlib
 from arbiter.core.errors import VerificationFailed
 from arbiter.core.replay import verify
-from arbiter.core.signing import NAMESPACE_RECEIPT, verify as verify_signature
+from arbiter.core.signing import NAMESPACE_RECEIPT
+from arbiter.core.signing import verify as verify_signature
 
 SMALL = {"cards": "4", "hand": "1"}
 
