@@ -13,11 +13,13 @@ def keygen(
     directory: Path = typer.Option(Path("."), "--dir", "-d", help="Folder for the key files."),
 ) -> None:
     """Write a new OpenSSH Ed25519 key pair (unencrypted; protect the file)."""
+    from arbiter.cli.output import Output
     from arbiter.core.signing import keygen as make
 
     private, public = make(name, directory)
-    typer.echo(f"private key: {private}")
-    typer.echo(f"public key:  {public}")
+    out = Output()
+    out.line(f"private key: {private}")
+    out.line(f"public key:  {public}")
 
 
 def signed_bytes(

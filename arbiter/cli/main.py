@@ -25,7 +25,7 @@ for group in (keys, referee, player, inspect, demo):
 
 def run(argv: list[str] | None = None) -> None:
     """Run the CLI; exit with the documented code of any domain error."""
-    from arbiter.cli.output import error, interrupted
+    from arbiter.cli.output import error, interrupted, os_error
 
     try:
         app(args=argv, prog_name="arbiter")
@@ -33,3 +33,10 @@ def run(argv: list[str] | None = None) -> None:
         sys.exit(error(exc))
     except KeyboardInterrupt:
         sys.exit(interrupted())
+    except OSError as exc:
+        # A path the system refuses (permissions, a full or read-only disk, a folder
+        # where a file should be): one line, exit 17. An OSError that names no file is
+        # not about the user's paths: it stays a traceback, to be reported as a bug.
+        if exc.filename is None:
+            raise
+        sys.exit(os_error(exc))

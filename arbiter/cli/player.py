@@ -34,7 +34,7 @@ def join(
     from arbiter.core.player import make_join
 
     _write(output, make_join(manifest, seat, key))
-    typer.echo(f"wrote {output}: send it to the referee")
+    Output().line(f"wrote {output}: send it to the referee")
 
 
 def _engine_for(state: dict[str, Any]) -> Any:
@@ -101,15 +101,16 @@ def move(
         make_move,
         parse_actions,
     )
+    from arbiter.core.safeio import visible
 
     state = load_state(state_file)
     check_key_for_state(state_file, state, key)
     actions = parse_actions(action)
     warning = first_action_warning(state, actions)
     if warning:
-        sys.stderr.write(f"arbiter: warning: {warning}\n")
+        sys.stderr.write(f"arbiter: warning: {visible(warning)}\n")
     _write(output, make_move(state, key, actions))
-    typer.echo(
+    Output().line(
         f"wrote {output} ({len(actions)} decision(s) after entry #{state['seq']}): send it to the referee"
     )
 

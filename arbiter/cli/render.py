@@ -1,11 +1,21 @@
-"""Readable terminal rendering of a state file (``arbiter show``)."""
+"""Readable terminal rendering of a state file (``arbiter show``).
+
+A state file is untrusted input: every string from it is printed literally (see
+``arbiter.cli.output``), and a view the engine's renderer cannot read is refused as a
+``SchemaViolation`` instead of a traceback.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from arbiter.cli.output import Output
+from arbiter.cli.output import Output, literal
+from arbiter.core.errors import SchemaViolation
+
+# What an engine's renderer raises on a view that is not its own shape (a card it does
+# not know, a missing zone, a string where a list belongs).
+_NOT_ITS_VIEW = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
 def _tree(out: Output, view: Any) -> None:
@@ -13,29 +23,50 @@ def _tree(out: Output, view: Any) -> None:
 
     def add(node: Any, key: str, value: Any) -> None:
         if isinstance(value, dict):
-            branch = node.add(f"[bold]{key}[/bold]")
+            branch = node.add(literal(key, "bold"))
             for k, v in value.items():
                 add(branch, str(k), v)
         elif isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
-            branch = node.add(f"[bold]{key}[/bold] ({len(value)})")
+            label = literal(key, "bold")
+            label.append(f" ({len(value)})")
+            branch = node.add(label)
             for i, v in enumerate(value):
                 add(branch, str(i), v)
         else:
-            node.add(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+            node.add(literal(f"{key}: {json.dumps(value, ensure_ascii=False)}"))
 
-    root = Tree("[bold]view[/bold]")
+    root = Tree(literal("view", "bold"))
     for k, v in (view or {}).items():
         add(root, str(k), v)
     out.console.print(root)
+
+
+def engine_lines(engine: Any, state: dict[str, Any]) -> list[str]:
+    """Return the engine's lines for the state's view, or raise ``SchemaViolation`` when
+    the renderer cannot read the view (it names no value from the file)."""
+    if engine is None or not state["view"]:
+        return []
+    try:
+        return list(engine.render(state["view"], state["seat"]))
+    except _NOT_ITS_VIEW as exc:
+        info = engine.info
+        raise SchemaViolation(
+            f"the state file's view is not a {info.name} {info.version} view "
+            f"({type(exc).__name__} while drawing it: an unknown card or a missing field): "
+            "use the state file the referee wrote, or print it with --json"
+        ) from None
 
 
 def render_state(out: Output, state: dict[str, Any], engine: Any) -> None:
     """Print a header, the engine's rendering (or a generic tree), and the result."""
     who = state["seat"] or "spectator"
     engine_ref = state["engine"]
-    out.console.print(
-        f"[bold]{state['game']}[/bold] · {engine_ref['name']} {engine_ref['version']} · "
-        f"seen by [bold]{who}[/bold] · entry #{state['seq']} · {state['status']}"
+    lines = engine_lines(engine, state)  # before any output: a refusal prints only its line
+    out.styled(
+        (str(state["game"]), "bold"),
+        f" · {engine_ref['name']} {engine_ref['version']} · seen by ",
+        (str(who), "bold"),
+        f" · entry #{state['seq']} · {state['status']}",
     )
     prompt = state["prompt"]
     if state["status"] == "joining":
@@ -43,13 +74,10 @@ def render_state(out: Output, state: dict[str, Any], engine: Any) -> None:
     elif prompt is not None:
         mine = state["seat"] == prompt["seat"]
         turn = "your turn" if mine else f"{prompt['seat']}'s turn"
-        out.console.print(f"[bold]{turn}[/bold]: {prompt['kind']}")
-    lines = (
-        engine.render(state["view"], state["seat"]) if engine is not None and state["view"] else []
-    )
+        out.styled((turn, "bold"), f": {prompt['kind']}")
     if lines:
-        for text in lines:
-            out.console.print(text, markup=False)
+        for line in lines:
+            out.line(line)
     elif state["view"] is not None:
         _tree(out, state["view"])
     if state["legal"]:
@@ -63,5 +91,6 @@ def render_state(out: Output, state: dict[str, Any], engine: Any) -> None:
             for seat in group:
                 parts = outcome["breakdown"].get(seat, {})
                 detail = ", ".join(f"{k} {v}" for k, v in parts.items())
-                rows.append([str(place), seat, str(outcome["scores"][seat]), detail])
+                score = outcome["scores"].get(seat, "?")  # a hand-edited file may lack it
+                rows.append([str(place), seat, str(score), detail])
         out.table("Result", ["place", "seat", "score", "breakdown"], rows)

@@ -27,30 +27,103 @@ def _fail(message: str) -> Any:
     raise MalformedInput(message)
 
 
+class _Refused(ValueError):
+    """A decoder hook refuses a value; ``parse_strict`` locates it and names the problem.
+
+    Messages give a position, never the file's bytes: the file may not be the sender's
+    own (DESIGN.md "Rejection messages"; arbiter.core.safeio).
+    """
+
+    def __init__(self, kind: str):
+        super().__init__(kind)
+        self.kind = kind
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            _fail(f"duplicate key {key!r}: each key may appear once in an object")
+            raise _Refused("duplicate")
         out[key] = value
     return out
 
 
 def _no_float(text: str) -> Any:
-    return _fail(f"number {text} is not an integer: arbiter files use integers only")
+    raise _Refused("float")
 
 
 def _no_constant(text: str) -> Any:
-    return _fail(f"{text} is not valid JSON: use integers only")
+    raise _Refused("constant")
 
 
 def _checked_int(text: str) -> int:
     if len(text) > 20:
-        _fail("integer is out of range: integers must lie within ±(2^53−1)")
+        raise _Refused("range")
     value = int(text)
     if abs(value) > MAX_SAFE_INT:
-        _fail(f"integer {text} is out of range: integers must lie within ±(2^53−1)")
+        raise _Refused("range")
     return value
+
+
+_PROBLEMS = {
+    "duplicate": "duplicate key{key} at {where}: each key may appear once in an object",
+    "float": "the number at {where} is not an integer: arbiter files use integers only",
+    "constant": "NaN or Infinity at {where} is not valid JSON: use integers only",
+    "range": "the integer at {where} is out of range: integers must lie within ±(2^53−1)",
+}
+_TOKEN = re.compile(
+    r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|-?Infinity|NaN|[{}\[\],:]|[a-z]+|\s+',
+    re.DOTALL,
+)
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,23}")
+
+
+def _locate(text: str) -> tuple[str, int, str] | None:
+    """Return (problem, offset, key) of the first value the strict decoder refuses, in
+    document order, by a token walk (run only when a file is refused)."""
+    objects: list[set[str] | None] = []
+    previous = ""
+    position = 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if match is None:
+            return None
+        token, at, position = match.group(), position, match.end()
+        first = token[0]
+        if first.isspace():
+            continue
+        if token in ("{", "["):
+            objects.append(set() if token == "{" else None)
+        elif token in ("}", "]"):
+            if objects:
+                objects.pop()
+        elif first == '"' and previous in ("{", ",") and objects and objects[-1] is not None:
+            key = json.loads(token)
+            if key in objects[-1]:
+                return "duplicate", at, key
+            objects[-1].add(key)
+        elif token.endswith(("NaN", "Infinity")):
+            return "constant", at, ""
+        elif first == "-" or first.isdigit():
+            if any(c in token for c in ".eE"):
+                return "float", at, ""
+            if len(token) > 20 or abs(int(token)) > MAX_SAFE_INT:
+                return "range", at, ""
+        previous = token
+    return None
+
+
+def _refusal(text: str, kind: str) -> str:
+    """Name the problem and where it is: line and column, and a key only when it is a
+    short plain name (a field of arbiter's formats), never other bytes of the file."""
+    found = _locate(text)
+    if found is None:
+        return _PROBLEMS[kind].format(key="", where="an unknown place")
+    problem, offset, key = found
+    line = text.count("\n", 0, offset) + 1
+    column = offset - text.rfind("\n", 0, offset)
+    named = f" '{key}'" if _PLAIN_KEY.fullmatch(key) else ""
+    return _PROBLEMS[problem].format(key=named, where=f"line {line} column {column}")
 
 
 # Decoders built once (json.loads with hooks would build a new one on every call).
@@ -108,7 +181,10 @@ def parse_strict(data: bytes, what: str = "file") -> Any:
     try:
         value = _STRICT_DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        _fail(f"{what} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+        reason = exc.msg.split(": ")[0]  # the pure-Python scanner quotes a character after ': '
+        _fail(f"{what} is not valid JSON: {reason} at line {exc.lineno} column {exc.colno}")
+    except _Refused as exc:
+        _fail(f"{what}: {_refusal(text, exc.kind)}")
     except RecursionError:
         _fail(f"{what} nests deeper than {MAX_DEPTH} levels: flatten it")
     # Counting brackets (in C) bounds the depth, so most files skip the walk.

@@ -8,11 +8,11 @@ the file); the shipped table is recorded as the marker ``"builtin"``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from arbiter.core.canonical import parse_strict
-from arbiter.core.errors import MalformedInput, SchemaViolation, UsageError
+from arbiter.core.errors import ArbiterError, SchemaViolation, UsageError
+from arbiter.core.safeio import read_input, shown
 
 BUILTIN = "builtin"
 
@@ -21,18 +21,18 @@ Problem = Callable[[Any], "str | None"]
 
 
 def load(path: str, label: str, schema: str, problem: Problem) -> dict[str, Any]:
-    """Read and check a group's own file, or raise ``UsageError`` saying what is wrong."""
+    """Read and check a group's own file, or raise ``UsageError`` saying what is wrong.
+
+    The file is read by ``safeio.read_input``: no symlink, FIFO or device, at most 1 MiB.
+    """
+    what = f"{label} '{shown(path)}'"
     try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {label} {path!r}: {exc.strerror or exc}") from None
-    try:
-        data = parse_strict(raw, what=f"{label} {path!r}")
-    except MalformedInput as exc:
+        data = parse_strict(read_input(path, what), what=what)
+    except ArbiterError as exc:  # MalformedInput or NotReady: a bad option value is usage
         raise UsageError(exc.message) from None
     issue = problem(data)
     if issue is not None:
-        raise UsageError(f"{label} {path!r} does not match {schema}: {issue}")
+        raise UsageError(f"{what} does not match {schema}: {issue}")
     return dict(data)
 
 

@@ -97,7 +97,7 @@ def _kind(mode: int) -> str | None:
 
 def _refusal(name: str, kind: str) -> str:
     if kind == "a symlink":
-        return f"{name} is a symlink: send the file itself, not a link to it"
+        return f"{name} is a symlink: give the file itself, not a link to it"
     return f"{name} is {kind}: give a regular file"
 
 
@@ -158,7 +158,9 @@ def read_input(path: Path | str, what: str | None = None, limit: int = MAX_BYTES
         raise NotReady(f"cannot read {name}: not found, check the path") from None
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise NotReady(f"cannot read {name} ({reason}): check the path and its permissions") from None
+        raise NotReady(
+            f"cannot read {name} ({reason}): check the path and its permissions"
+        ) from None
     try:
         return _read_bounded(fd, name, limit, MalformedInput)
     except OSError as exc:
