@@ -47,7 +47,8 @@ _SHOWN = 120  # characters of a path shown in a message
 
 # C0 and C1 controls, DEL, lone surrogates (undecodable bytes of a file name), line and
 # paragraph separators and the bidirectional overrides: none may reach a terminal as is.
-_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# Compiled on first need: most text is printable and never needs it.
+_INVISIBLE = "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -61,7 +62,9 @@ def _escape_char(match: re.Match[str]) -> str:
 
 def visible(text: str) -> str:
     """Return ``text`` with every control character written as a visible escape (``\\x1b``)."""
-    return _INVISIBLE.sub(_escape_char, text)
+    if text.isprintable():  # no control, format, surrogate or separator character at all
+        return text
+    return re.sub(_INVISIBLE, _escape_char, text)
 
 
 def shown(path: Path | str) -> str:
