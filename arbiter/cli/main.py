@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import typer
@@ -33,6 +34,11 @@ def run(argv: list[str] | None = None) -> None:
         sys.exit(error(exc))
     except KeyboardInterrupt:
         sys.exit(interrupted())
+    except BrokenPipeError:
+        # The reader went away (`arbiter moves ... | head`): stop quietly, as cat does.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's final flush must not fail
+        sys.exit(141)
     except OSError as exc:
         # A path the system refuses (permissions, a full or read-only disk, a folder
         # where a file should be): one line, exit 17. An OSError that names no file is

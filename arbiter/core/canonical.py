@@ -75,7 +75,9 @@ _TOKEN = re.compile(
     r'"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|-?Infinity|NaN|[{}\[\],:]|[a-z]+|\s+',
     re.DOTALL,
 )
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,23}")
+# A key that looks like a field name may be named in a message; anything else (a long hex
+# string, text) could be content that must not come back to the terminal.
+PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,23}")
 
 
 def _locate(text: str) -> tuple[str, int, str] | None:
@@ -122,7 +124,7 @@ def _refusal(text: str, kind: str) -> str:
     problem, offset, key = found
     line = text.count("\n", 0, offset) + 1
     column = offset - text.rfind("\n", 0, offset)
-    named = f" '{key}'" if _PLAIN_KEY.fullmatch(key) else ""
+    named = f" '{key}'" if PLAIN_KEY.fullmatch(key) else ""
     return _PROBLEMS[problem].format(key=named, where=f"line {line} column {column}")
 
 

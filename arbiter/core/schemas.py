@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from arbiter.core.canonical import PLAIN_KEY
 from arbiter.core.errors import SchemaViolation
 from arbiter.core.shapes import FAST
 
@@ -68,10 +69,9 @@ def validate(name: str, value: Any, what: str) -> None:
         return
     _explain(name, value, what)
     if fast is not None:
-        # Python's ``$`` also matches before a final newline, so a pattern can let
-        # "alice\n" through where ECMA-262 (JSON Schema's regex dialect) would not;
-        # the fast check is strict, and the stricter reading wins.
-        raise SchemaViolation(f"{what}: a value has a trailing newline or stray character: remove it")
+        # The fast check and the schema are tested to agree (tests/core/test_shapes.py);
+        # should they ever part, the stricter reading wins.
+        raise SchemaViolation(f"{what}: a value has a stray character: remove it")
 
 
 def _explain(name: str, value: Any, what: str) -> None:
@@ -79,18 +79,48 @@ def _explain(name: str, value: Any, what: str) -> None:
     errors = sorted(
         _validator(name).iter_errors(value), key=lambda e: (len(e.path), list(map(str, e.path)))
     )
-    if not errors:
-        return
-    error = errors[0]
-    if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        raise SchemaViolation(
-            f"{what}: unknown field {', '.join(map(repr, extra))} at {_where(error.path)}: remove it"
-        )
-    if error.validator == "required":
-        raise SchemaViolation(f"{what}: {error.message} at {_where(error.path)}: add it")
-    message = error.message if len(error.message) < 160 else error.message[:157] + "..."
-    raise SchemaViolation(f"{what}: {message} at {_where(error.path)}")
+    if errors:
+        raise SchemaViolation(f"{what}: {describe(errors[0])}")
+
+
+def describe(error: Any) -> str:
+    """Say what is wrong where, in words taken from the schema, never from the file.
+
+    jsonschema's own messages quote the offending value; a file's content must not come
+    back in a message (it could be anything a link or a careless path pointed at).
+    """
+    where = _where(error.path)
+    kind, rule = error.validator, error.validator_value
+    if kind == "additionalProperties":
+        allowed = set(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - allowed)
+        # A field name is named only when it looks like one (a short plain word).
+        named = [repr(key) for key in extra if PLAIN_KEY.fullmatch(key)]
+        field = f"unknown field {', '.join(named)}" if len(named) == len(extra) else "an unknown field"
+        return f"{field} at {where}: remove it (allowed: {', '.join(sorted(allowed)) or 'none'})"
+    if kind == "required":
+        missing = [k for k in rule if isinstance(error.instance, dict) and k not in error.instance]
+        return f"field {', '.join(map(repr, missing))} is missing at {where}: add it"
+    phrases = {
+        "type": lambda: f"must be of type {' or '.join(rule) if isinstance(rule, list) else rule}",
+        "enum": lambda: "must be one of " + ", ".join(map(repr, rule))[:120],
+        "const": lambda: f"must be {rule!r}"[:120],
+        "pattern": lambda: f"does not have the required form (pattern {rule})"[:120],
+        "not": lambda: (
+            f"has a character or text it may not have (pattern {rule['pattern']})"[:120]
+            if isinstance(rule, dict) and "pattern" in rule
+            else "has a value the schema rules out"
+        ),
+        "minLength": lambda: f"must be at least {rule} characters long",
+        "maxLength": lambda: f"must be at most {rule} characters long",
+        "minimum": lambda: f"must be at least {rule}",
+        "maximum": lambda: f"must be at most {rule}",
+        "minItems": lambda: f"must have at least {rule} items",
+        "maxItems": lambda: f"must have at most {rule} items",
+    }
+    phrase = phrases.get(kind)
+    said = phrase() if phrase is not None else f"breaks the schema's {kind!r} rule"
+    return f"the value at {where} {said}"
 
 
 def validate_instance(schema: dict[str, Any], value: Any, what: str) -> None:
@@ -100,8 +130,7 @@ def validate_instance(schema: dict[str, Any], value: Any, what: str) -> None:
     errors = list(Draft202012Validator(schema).iter_errors(value))
     if errors:
         error = min(errors, key=lambda e: len(e.path))
-        message = error.message if len(error.message) < 160 else error.message[:157] + "..."
-        raise SchemaViolation(f"{what}: {message} at {_where(error.path)}")
+        raise SchemaViolation(f"{what}: {describe(error)}")
 
 
 def write_all(target: Path | None = None) -> list[Path]:

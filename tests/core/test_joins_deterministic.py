@@ -11,7 +11,7 @@ import pytest
 from helpers.tables import Table, create, expect_rejection, make_keys
 
 from arbiter.core.canonical import digest, pretty
-from arbiter.core.errors import BadSignature, UsageError
+from arbiter.core.errors import BadSignature, SchemaViolation
 from arbiter.core.joins import entropy_of
 from arbiter.core.player import make_join
 from arbiter.core.referee import new_game
@@ -153,6 +153,6 @@ def test_join_refuses_a_manifest_naming_a_randomized_key_type(tmp_path: Path) ->
     manifest["seats"][0]["key"] = "ecdsa-sha2-nistp256 AAAAE2VjZHNh"
     path = tmp_path / "edited.json"
     path.write_bytes(pretty(manifest))
-    with pytest.raises(Exception) as info:
+    with pytest.raises(SchemaViolation) as info:
         make_join(path, "alice", table.keys["alice"])
-    assert "ecdsa" in str(info.value) or isinstance(info.value, UsageError)
+    assert "seats/0/key" in info.value.message and "ssh-ed25519|ssh-rsa" in info.value.message

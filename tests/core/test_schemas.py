@@ -66,3 +66,24 @@ def test_seat_may_be_null_only_where_the_model_says() -> None:
     schemas.validate("chain-entry", entry, "entry")
     with pytest.raises(SchemaViolation):
         schemas.validate("chain-entry", {**entry, "seat": "Not A Seat"}, "entry")
+
+
+def test_schema_messages_never_quote_the_value() -> None:
+    """jsonschema's own messages quote the offending value; ours say what the schema wants."""
+    secret = "d3adb33f" * 8
+    move = {
+        "format": "arbiter.move/1",
+        "game": "g-1",
+        "seat": "alice",
+        "after": "sha256:" + "0" * 64,
+        "actions": [{"kind": "pass"}],
+        "signature": "x",
+    }
+    for field in ("game", "seat", "after", "format"):
+        bad = {**move, field: secret + "!"}
+        with pytest.raises(SchemaViolation) as caught:
+            schemas.validate("move", bad, "move.json")
+        assert secret not in caught.value.message and field in caught.value.message
+    with pytest.raises(SchemaViolation) as caught:
+        schemas.validate("move", {**move, secret: 1}, "move.json")
+    assert secret not in caught.value.message and "unknown field" in caught.value.message
