@@ -203,18 +203,20 @@ class GameDir:
         if not self.manifest.is_file():
             raise NotReady(f"{self.root} is not a game folder (no game.json): check the path")
 
-    def check_layout(self, seats: list[str] | None = None) -> None:
-        """Raise ``Tampered`` if the folder holds a link, a FIFO or a device, or a folder
-        where a file belongs (or the reverse): writing there could land outside the folder
-        or fail half-way.
-        """
+    def check_links(self) -> None:
+        """Raise ``Tampered`` if the folder holds a link, a FIFO or a device anywhere:
+        reading one could show another file's content, writing could land outside."""
         from arbiter.core.safeio import refuse_links
 
         refuse_links(self.root, "the game folder")
+
+    def check_layout(self, seats: list[str]) -> None:
+        """Raise ``Tampered`` if a folder stands where a file belongs, or the reverse:
+        a write there would fail half-way (``check_links`` first)."""
         files = [self.manifest, self.chain, self.public_state, self.public_log]
         files += [self.secret, self.lockfile, self.referee_signed, self.referee_key]
         files += [self.referee_key_path, self.reveal_record, self.reveal_signed]
-        for seat in seats or []:
+        for seat in seats:
             files += [self.seat_state(seat), self.seat_log(seat)]
         for path in files:
             if path.exists() and not path.is_file():

@@ -208,6 +208,7 @@ def heal(gd: GameDir) -> Present:
     the chain does not cite (dropped) and temporary files (removed). A sound folder is
     left byte for byte as it was.
     """
+    gd.check_links()
     loaded = load_manifest(gd)
     manifest, manifest_digest, _ = loaded
     gd.check_layout([s["seat"] for s in manifest["seats"]])

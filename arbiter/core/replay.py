@@ -148,13 +148,17 @@ def verify(root: Path, signatures: bool = True, receipts: Iterable[Path] = ()) -
 
 def _verify_once(gd: GameDir, signatures: bool, receipt_paths: list[Path]) -> Report:
     try:
-        gd.check_layout()
+        gd.check_links()
     except ArbiterError as exc:
         raise _fail(exc.message) from None
     try:
         manifest, manifest_digest, engine = load_manifest(gd)
     except ArbiterError as exc:
         raise _fail(f"game.json: {exc.message}") from None
+    try:
+        gd.check_layout([s["seat"] for s in manifest["seats"]])
+    except ArbiterError as exc:
+        raise _fail(exc.message) from None
     report = Report(game=manifest["game"])
     # Receipts first: a receipt the chain contradicts is the strongest finding there is.
     receipt_lines = receipts_lib.check(gd, manifest, manifest_digest, receipt_paths)

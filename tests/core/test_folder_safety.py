@@ -74,3 +74,12 @@ def test_a_fifo_in_the_folder_is_refused(table: Table) -> None:
     move = next_move(table)
     os.mkfifo(table.root / "public" / "pipe")
     expect_rejection(table, Tampered, 15, table.submit_bytes, move)
+
+
+def test_a_symlinked_game_json_is_tampering(table: Table, tmp_path: Path) -> None:
+    move = next_move(table)
+    target = tmp_path / "game.json"
+    target.write_bytes(table.gd.manifest.read_bytes())
+    table.gd.manifest.unlink()
+    os.symlink(target, table.gd.manifest)
+    expect_rejection(table, Tampered, 15, table.submit_bytes, move)
