@@ -80,9 +80,11 @@ def demo(
     out.line(f"  public log      {run.game / 'public' / 'log.md'}")
     out.line(f"  a player's log  {run.game / 'players' / run.seats[0] / 'log.md'}")
     out.line(f"  signed moves    {run.moves}/")
+    out.line(f"  receipts        {run.game / 'referee' / 'receipts'}/ (the referee's, one per file)")
     out.line(f"  a player's view arbiter show {run.game / 'players' / run.seats[0] / 'state.json'}")
     out.line("how to check it yourself:")
     out.line(f"  arbiter verify {run.game}")
+    out.line(f"  arbiter verify {run.game} --receipt {run.game / 'referee' / 'receipts' / '1.json'}")
     out.line(
         f"  arbiter demo OTHER-FOLDER --game {name} --players {count} --seed {seed}   # same game again"
     )
