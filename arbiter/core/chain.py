@@ -16,6 +16,7 @@ from typing import Any
 from arbiter.core.canonical import canonical, digest, parse_strict, sha256_hex
 from arbiter.core.errors import ArbiterError, Tampered
 from arbiter.core.formats import CHAIN_FORMAT
+from arbiter.core.safeio import lines
 from arbiter.core.schemas import validate
 
 
@@ -101,7 +102,7 @@ def iter_chain(path: Path, manifest_digest: str) -> Iterator[dict[str, Any]]:
     """
     prev: str | None = None
     with open(path, "rb") as handle:
-        for seq, raw in enumerate(handle):
+        for seq, raw in enumerate(lines(handle, "chain.jsonl")):
             entry = check_line(raw, seq, prev, manifest_digest)
             prev = entry["hash"]
             yield entry

@@ -25,7 +25,7 @@ from arbiter.core.gamedir import GameDir, pause
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
 from arbiter.core.publish import apply_record
 from arbiter.core.rng import commitment
-from arbiter.core.safeio import shown
+from arbiter.core.safeio import MAX_BYTES, lines, shown
 from arbiter.core.schemas import validate
 from arbiter.core.table import EntryLines, Table
 
@@ -71,7 +71,7 @@ class _LogReader:
         if found == block:
             return
         if found and not found.endswith(b"\n"):
-            found += self.handle.readline()  # the whole of the last line read
+            found += self.handle.readline(MAX_BYTES)  # the rest of the last line read
         # Split as readline does (on newlines only), keeping each line's newline.
         got = [part + b"\n" for part in found.split(b"\n")]
         got[-1] = got[-1][:-1]  # after the last newline: a line without one, or nothing
@@ -86,7 +86,7 @@ class _LogReader:
 
     def finish(self, where: str) -> None:
         assert self.handle is not None
-        extra = self.handle.readline()
+        extra = self.handle.readline(MAX_BYTES)
         self.handle.close()
         if extra:
             shown = extra.rstrip()[:80].decode("utf-8", "replace")
@@ -307,7 +307,7 @@ def _replay(
     head, seq = "", -1
     try:
         with open(gd.chain, "rb") as chain:
-            for seq, raw in enumerate(chain):
+            for seq, raw in enumerate(lines(chain, "chain.jsonl")):
                 produced, kind, seat, file_digest = _replay_entry(
                     table,
                     records,
@@ -332,7 +332,7 @@ def _replay(
                 report.entries += 1
         if seq < 0:
             raise _fail("chain.jsonl is empty: the genesis entry is missing")
-        if records.handle is not None and records.handle.readline():
+        if records.handle is not None and records.handle.read(1):
             raise _fail(f"reveal/signed.jsonl has lines after entry #{seq}, the last chain entry")
     except ArbiterError as exc:
         if isinstance(exc, VerificationFailed):

@@ -27,6 +27,7 @@ import errno
 import os
 import re
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -232,3 +233,18 @@ def refuse_links(root: Path, what: str) -> None:
                     "replace it with the real file (or restore the folder from a backup)"
                 )
         pending.extend(reversed(subfolders))  # the first subfolder is walked next
+
+
+def lines(handle: BinaryIO, what: str, limit: int = MAX_BYTES + 1) -> Iterator[bytes]:
+    """Yield the lines of an open file, each at most ``limit`` bytes with its newline.
+
+    A longer line raises ``Tampered``: no line of a game folder is that long, and reading
+    it whole could exhaust memory (verify may be run on anybody's folder).
+    """
+    while True:
+        raw = handle.readline(limit + 1)
+        if not raw:
+            return
+        if len(raw) > limit:
+            raise Tampered(f"{what} has a line longer than {_size(limit)}: it was damaged")
+        yield raw

@@ -83,3 +83,19 @@ def test_a_symlinked_game_json_is_tampering(table: Table, tmp_path: Path) -> Non
     table.gd.manifest.unlink()
     os.symlink(target, table.gd.manifest)
     expect_rejection(table, Tampered, 15, table.submit_bytes, move)
+
+
+@pytest.mark.parametrize("where", ["chain", "reveal_signed"])
+def test_verify_reads_an_endless_line_in_bounded_memory(tmp_path: Path, where: str) -> None:
+    """A hostile published folder with a 64 MiB line: one-line failure, no MemoryError."""
+    table = started(tmp_path, options=SMALL)
+    table.step()
+    from arbiter.core.referee import reveal
+
+    reveal(table.root, force=True)
+    path = getattr(table.gd, where)
+    with open(path, "ab") as handle:
+        handle.truncate(path.stat().st_size + 64 * 1024 * 1024)  # sparse: zeros, no newline
+    with pytest.raises(VerificationFailed) as caught:
+        verify(table.root)
+    assert "\n" not in caught.value.message
