@@ -93,10 +93,9 @@ class Seat(Strict):
     """Public key as `<type> <base64>` (authorized_keys form without a comment)."""
 
 
-class ManifestV1(Strict):
-    """`game.json` of version 1 (before the referee key): still played and verified."""
+class _ManifestTerms(Strict):
+    """The fields every version of `game.json` has."""
 
-    format: Literal["arbiter.game/1"]
     game: GameId
     """Game id; every join and move file names it."""
     engine: EngineRef
@@ -112,25 +111,21 @@ class ManifestV1(Strict):
     """Creation time (UTC, ISO 8601); informational only."""
 
 
-class Manifest(Strict):
-    """`game.json`: what is played, by whom, the referee's key and the seed commitment."""
+class ManifestV1(_ManifestTerms):
+    """`game.json` of version 1 (before the referee key): still played and verified."""
+
+    format: Literal["arbiter.game/1"]
+
+
+class Manifest(_ManifestTerms):
+    """`game.json`: what is played, by whom, the referee's key and the seed commitment.
+
+    Its joins are `arbiter.join/2` files.
+    """
 
     format: Literal["arbiter.game/2"]
-    game: GameId
-    """Game id; every join and move file names it."""
-    engine: EngineRef
-    options: dict[str, Any]
-    """Engine options as the engine parsed them (data embedded, never file paths)."""
-    seats: list[Seat] = Field(min_length=1, max_length=16)
-    """Seats in turn order."""
     referee: PublicKey
     """The referee's public key: it signs a receipt for every accepted file."""
-    commitment: Digest
-    """sha256("arbiter-commit/1" ‖ secret): the seed is fixed before anyone joins."""
-    join: bool
-    """True: every seat sends a signed join file (arbiter.join/2) before setup."""
-    created: str = Field(max_length=40)
-    """Creation time (UTC, ISO 8601); informational only."""
 
 
 class JoinFileV1(Strict):
