@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from clikit import SSH_KEYGEN, Cli, Game, error_line, new_game, ok
 from helpers.tables import snapshot
+from helpers.tools import needs
 
 # -- keys -------------------------------------------------------------------------------------------
 
@@ -32,7 +33,7 @@ def test_keygen(cli: Cli, tmp_path: Path) -> None:
     assert private.read_bytes() == before
 
 
-@pytest.mark.skipif(SSH_KEYGEN is None, reason="ssh-keygen (OpenSSH) is not installed")
+@needs("ssh-keygen")
 def test_keygen_output_is_read_by_ssh_keygen(cli: Cli, tmp_path: Path) -> None:
     ok(cli("keygen", "carol", "--dir", tmp_path))
     assert SSH_KEYGEN is not None

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from clikit import SSH_KEYGEN, Cli, Game, arbiter, new_game, ok
+from helpers.tools import needs
 from typer.testing import CliRunner
 
 from arbiter.cli.main import app
@@ -36,7 +37,7 @@ def test_signed_bytes(game: Game) -> None:
     assert b"signature" not in out and not out.endswith(b"\n")
 
 
-@pytest.mark.skipif(SSH_KEYGEN is None, reason="ssh-keygen (OpenSSH) is not installed")
+@needs("ssh-keygen")
 @pytest.mark.parametrize("kind", ["move", "join"])
 def test_signed_bytes_verify_with_ssh_keygen(game: Game, tmp_path: Path, kind: str) -> None:
     """The docs/signing.md recipe, with Python standing in for jq."""

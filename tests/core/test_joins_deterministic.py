@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from helpers.tables import Table, create, expect_rejection, make_keys
+from helpers.tools import needs
 
 from arbiter.core.canonical import digest, pretty
 from arbiter.core.errors import BadSignature, SchemaViolation
@@ -59,7 +60,7 @@ def test_another_key_or_another_manifest_changes_the_entropy(tmp_path: Path) -> 
     assert make_join(other / "game.json", "alice", table.keys["alice"])["entropy"] != alice
 
 
-@pytest.mark.skipif(SSH_KEYGEN is None, reason="ssh-keygen is installed by .ci/run")
+@needs("ssh-keygen")
 def test_rsa_keys_join_deterministically_through_ssh_keygen(tmp_path: Path) -> None:
     """RSA signatures (PKCS#1 v1.5, rsa-sha2-512) are deterministic too."""
     assert SSH_KEYGEN is not None
@@ -89,14 +90,13 @@ def test_a_join_with_chosen_entropy_is_refused(tmp_path: Path) -> None:
     assert "entropy" in exc.message and "arbiter join" in exc.message
 
 
+@needs("ssh-keygen")
 def test_a_sha256_entropy_signature_is_refused(tmp_path: Path) -> None:
     """With sha256 allowed beside sha512 a player would have two possible joins."""
     from arbiter.core.joins import entropy_of, statement
     from arbiter.core.signing import NAMESPACE_ENTROPY, signed_bytes
 
     table = create(tmp_path)
-    if SSH_KEYGEN is None:
-        pytest.skip("ssh-keygen is installed by .ci/run")
     manifest_digest = digest(table.manifest())
     message = tmp_path / "statement"
     message.write_bytes(signed_bytes(statement("tally-test", "alice", manifest_digest)))

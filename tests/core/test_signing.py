@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from helpers.tools import needs
 
 from arbiter.core import signing
 from arbiter.core.errors import BadSignature, UsageError
@@ -26,9 +27,7 @@ from arbiter.core.signing import (
 )
 
 SSH_KEYGEN = shutil.which("ssh-keygen")
-needs_ssh_keygen = pytest.mark.skipif(
-    SSH_KEYGEN is None, reason="ssh-keygen (OpenSSH) is not installed; interop tests need it"
-)
+needs_ssh_keygen = needs("ssh-keygen", "interop tests need it")
 
 MOVE = {
     "format": "arbiter.move/1",

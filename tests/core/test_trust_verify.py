@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers.tables import Table, expect_rejection, started
+from helpers.tools import needs
 
 from arbiter.bots.selfplay import play
 from arbiter.core import registry
@@ -179,7 +180,7 @@ def test_a_rewrapped_signature_of_an_accepted_move_is_a_duplicate(playing: Table
     assert "same content" in exc.message
 
 
-@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason=".ci/run installs ssh-keygen")
+@needs("ssh-keygen")
 def test_a_sha256_signature_of_an_accepted_move_is_a_duplicate(playing: Table, tmp_path: Path) -> None:
     from arbiter.core.signing import signed_bytes
 
