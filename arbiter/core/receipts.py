@@ -19,6 +19,7 @@ from arbiter.core.chain import iter_chain
 from arbiter.core.errors import ArbiterError, NotReady, Tampered, VerificationFailed
 from arbiter.core.formats import RECEIPT_FORMAT
 from arbiter.core.gamedir import GameDir
+from arbiter.core.safeio import shown
 from arbiter.core.schemas import validate
 
 
@@ -33,7 +34,13 @@ def signing_key(gd: GameDir) -> Path:
             f"{gd.root} has no referee key (referee/key or referee/key-path): "
             "only the referee's copy of a version-2 game can sign receipts"
         ) from None
-    return Path(text)
+    key = Path(text)
+    if not key.is_file():
+        raise NotReady(
+            f"the referee key {shown(key)} (named in referee/key-path) is missing: restore it, "
+            "it signs every receipt"
+        )
+    return key
 
 
 def make(manifest: dict[str, Any], entry: dict[str, Any], key: Path) -> dict[str, Any]:
@@ -51,6 +58,15 @@ def make(manifest: dict[str, Any], entry: dict[str, Any], key: Path) -> dict[str
     }
     receipt["signature"] = sign(receipt, key, NAMESPACE_RECEIPT)
     return receipt
+
+
+def prepare(gd: GameDir, manifest: dict[str, Any], entry: dict[str, Any]) -> dict[Path, bytes]:
+    """Return the receipt file of a new entry, signed before the entry is committed (so a
+    missing or unusable referee key refuses the file instead of failing after it was
+    accepted); empty for version-1 games."""
+    if "referee" not in manifest:
+        return {}
+    return {gd.receipt(entry["seq"]): pretty(make(manifest, entry, signing_key(gd)))}
 
 
 def write(gd: GameDir, manifest: dict[str, Any], entries: Iterable[dict[str, Any]]) -> list[Path]:

@@ -299,12 +299,12 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
         chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
         signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n"
         files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
+        receipt = receipts.prepare(gd, manifest, entry)
         # Commit order: the signed file, then the chain (the commit point), then what is
         # derived from it (views, logs, the receipt), which ``heal`` redoes after a crash.
         gd.write(gd.referee_signed, signed_bytes)
         gd.write(gd.chain, chain_bytes)
-        write_all(gd, files)
-        receipts.write(gd, manifest, [entry])
+        write_all(gd, files | receipt)
         return Accepted(
             seq,
             kind,

@@ -164,3 +164,25 @@ def test_the_referee_key_must_not_be_a_players(tmp_path: Path) -> None:
         new_game(tmp_path / "game", "tally", [(s, f"{k}.pub") for s, k in keys.items()], {},
                  created="x", referee_key=keys["alice"])
     assert not (tmp_path / "game").exists()
+
+
+def test_a_missing_referee_key_refuses_the_file_before_it_is_accepted(tmp_path: Path) -> None:
+    """The receipt is signed before the commit: no file is accepted without one."""
+    from helpers.tables import expect_rejection, make_keys
+
+    from arbiter.core.errors import NotReady
+    from arbiter.core.referee import new_game
+    from arbiter.core.signing import keygen
+
+    keys = make_keys(tmp_path / "keys", ["alice", "bob"])
+    mine = keygen("referee", tmp_path / "mine")[0]
+    root = tmp_path / "game"
+    new_game(root, "tally", [(s, f"{k}.pub") for s, k in keys.items()], SMALL, created="x",
+             referee_key=mine)
+    table = Table(root, keys, ["alice", "bob"], tmp_path / "out")
+    join = table.join_file("alice")
+    mine.rename(mine.with_name("moved"))
+    exc = expect_rejection(table, NotReady, 17, table.submit_obj, join)
+    assert "referee key" in exc.message and "restore it" in exc.message
+    mine.with_name("moved").rename(mine)
+    table.submit_obj(join)
