@@ -44,6 +44,11 @@ def new(
         False, "--no-join", help="Skip join files: the referee's secret alone seeds the game."
     ),
     game_id: str | None = typer.Option(None, "--id", help="Game id (default: the folder name)."),
+    email: list[str] = typer.Option(
+        [],
+        "--email",
+        help="SEAT=ADDRESS for the mail desk (repeatable); kept under referee/, never published.",
+    ),
     referee_key: Path | None = typer.Option(
         None,
         "--referee-key",
@@ -57,6 +62,16 @@ def new(
     from arbiter.core.referee import new_game
 
     out = Output(as_json)
+    mail_to = _pairs(email, "--email")
+    if mail_to:  # checked before the folder exists: a typo must not leave half a game
+        from arbiter.core.errors import UsageError
+        from arbiter.desks.mail.addresses import normalise
+
+        names = {name for name, _ in _pairs(seat, "--seat")}
+        for seat_name, address in mail_to:
+            normalise(address)
+            if seat_name not in names:
+                raise UsageError(f"--email names seat {seat_name!r}, which is not a --seat")
     manifest = new_game(
         folder,
         game,
@@ -67,6 +82,11 @@ def new(
         created=now_utc(),
         referee_key=referee_key,
     )
+    if mail_to:
+        from arbiter.desks.mail.addresses import store
+
+        for seat_name, address in mail_to:
+            store(folder, seat_name, address)
     if as_json:
         out.json(
             {

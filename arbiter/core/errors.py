@@ -61,10 +61,15 @@ class StaleHead(ArbiterError):
 
 
 class Duplicate(ArbiterError):
-    """This exact file was already accepted."""
+    """This file (or another signature over its content) was already accepted."""
 
     exit_code = 9
     code = "duplicate"
+
+    def __init__(self, message: str, entry: int | None = None):
+        super().__init__(message)
+        self.entry = entry
+        """The chain entry the file became (desks finish that entry's mail after a crash)."""
 
 
 class GameOver(ArbiterError):

@@ -348,7 +348,9 @@ def _refuse_duplicate(
     candidates = set()
     for entry in rebuilt.chain:
         if entry["digest"] == file_digest:
-            raise Duplicate(f"{what} was already accepted as entry #{entry['seq']}: nothing to do")
+            raise Duplicate(
+                f"{what} was already accepted as entry #{entry['seq']}: nothing to do", entry["seq"]
+            )
         # The same content by the same seat: a move cites the head before its entry.
         same_seat = entry["seat"] == obj["seat"] and entry["kind"] == kind
         if same_seat and (kind == "join" or entry["prev"] == obj["after"]):
@@ -364,7 +366,8 @@ def _refuse_duplicate(
                 if signed_bytes(accepted) == content:
                     raise Duplicate(
                         f"{what} was already accepted as entry #{seq} (signed again, same "
-                        "content): nothing to do"
+                        "content): nothing to do",
+                        seq,
                     )
 
 

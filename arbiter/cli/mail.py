@@ -1,0 +1,87 @@
+"""``arbiter mail``: the referee's mail desk, seats' addresses, and sending a move by mail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from arbiter.cli.output import Output
+
+app = typer.Typer(
+    help="Play by email: the referee's desk, seats' addresses, sending a move.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+@app.command("run")
+def run(
+    config: Path = typer.Option(..., "--config", "-c", help="The desk's TOML config.", metavar="FILE"),
+    once: bool = typer.Option(False, "--once", help="Handle waiting mail, then stop."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Judge the move files that arrive by mail and answer them (IDLE or polling)."""
+    from arbiter.desks.mail.config import load
+    from arbiter.desks.mail.desk import MailDesk
+
+    out = Output(as_json)
+    summary = MailDesk(load(config)).run(once=once)
+    if as_json:
+        out.json(summary.__dict__)
+        return
+    out.line(
+        f"{summary.mails} mails: {summary.files} files, {summary.accepted} accepted, "
+        f"{summary.rejected} refused, {summary.ignored} left unanswered (robots, floods); "
+        f"{summary.sent} mails sent"
+    )
+
+
+@app.command("seat")
+def seat(
+    folder: Path = typer.Argument(..., help="Game folder.", metavar="GAME"),
+    name: str = typer.Argument(..., help="Seat name.", metavar="SEAT"),
+    address: str = typer.Argument(..., help="Where that seat's files go.", metavar="ADDRESS"),
+) -> None:
+    """Record a seat's mail address (kept under referee/, never published)."""
+    from arbiter.desks.mail.addresses import store
+
+    stored = store(folder, name, address)
+    Output().line(f"{name} gets mail at {stored} (kept in {folder / 'referee'})")
+
+
+@app.command("send")
+def send(
+    move: Path = typer.Argument(..., help="The signed move or join file.", metavar="FILE"),
+    to: str = typer.Option(..., "--to", help="The referee's address."),
+    config: Path = typer.Option(..., "--config", "-c", help="TOML with an [smtp] section.", metavar="FILE"),
+) -> None:
+    """Mail a signed file to the referee (any mail client does the same)."""
+    from arbiter.core.canonical import parse_strict
+    from arbiter.core.safeio import read_input
+    from arbiter.desks.mail import compose
+    from arbiter.desks.mail.addresses import normalise
+    from arbiter.desks.mail.config import load_smtp
+    from arbiter.desks.mail.transport import Outbox
+
+    smtp = load_smtp(config)
+    data = read_input(move)
+    obj = parse_strict(data, move.name)
+    game = obj.get("game", "?") if isinstance(obj, dict) else "?"
+    recipient = normalise(to)
+    mid = compose.message_id(smtp.sender, game, "player", data.hex()[:64], recipient)
+    mail = compose.letter(
+        smtp.sender, recipient, f"{game}: {move.name}", f"{move.name} for game {game}.\n", mid,
+        attachments=[(move.name, data, "application/json")],
+    )
+    del mail["Auto-Submitted"]  # a person's move: the desk must answer it
+    outbox = Outbox(smtp)
+    try:
+        outbox.send(mail, [recipient])
+    finally:
+        outbox.close()
+    Output().line(f"sent {move.name} to {recipient}")
+
+
+def register(main: typer.Typer) -> None:
+    main.add_typer(app, name="mail")

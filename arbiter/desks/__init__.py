@@ -1,0 +1,1 @@
+"""Transports that feed the referee: each is a loop around ``core.referee.submit``."""

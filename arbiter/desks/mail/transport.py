@@ -1,0 +1,194 @@
+"""IMAP in and SMTP out, with the standard library's clients; nothing here knows a game.
+
+IMAP IDLE (RFC 2177) is done by hand: Python 3.11's imaplib has no ``idle``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import re
+import select
+import smtplib
+import ssl
+from collections.abc import Callable
+from email.message import EmailMessage
+
+from arbiter.core.errors import NotReady
+from arbiter.desks.mail.config import Imap, Server, Smtp
+
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+
+
+def tls_context(server: Server) -> ssl.SSLContext:
+    """Certificates are checked unless the config says ``verify_certificate = false``."""
+    context = ssl.create_default_context(cafile=str(server.cafile) if server.cafile else None)
+    if not server.verify_certificate:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+class Mailbox:
+    """One IMAP connection to the desk's mailbox."""
+
+    def __init__(self, config: Imap):
+        self.config = config
+        try:
+            if config.tls == "tls":
+                self.imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(
+                    config.host, config.port, ssl_context=tls_context(config), timeout=60
+                )
+            else:
+                self.imap = imaplib.IMAP4(config.host, config.port, timeout=60)
+                if config.tls == "starttls":
+                    self.imap.starttls(tls_context(config))
+            if config.user is not None:
+                self.imap.login(config.user, config.password or "")
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise NotReady(
+                f"cannot reach the IMAP server {config.host}:{config.port} ({exc}): "
+                "check [imap] in the mail config"
+            ) from None
+        self.capabilities = {c.upper() for c in self.imap.capabilities}
+        for folder in (config.processed, config.rejected):
+            self.imap.create(_quote(folder))  # "already exists" is fine
+        self._select()
+
+    def _select(self) -> None:
+        status, _ = self.imap.select(_quote(self.config.mailbox))
+        if status != "OK":
+            raise NotReady(f"the IMAP mailbox {self.config.mailbox!r} cannot be opened")
+
+    def waiting(self) -> list[int]:
+        """Return the UIDs in the mailbox, oldest first (handled mail is moved out)."""
+        self.imap.noop()
+        status, data = self.imap.uid("SEARCH", "ALL")
+        if status != "OK" or not data or data[0] is None:
+            return []
+        return sorted(int(uid) for uid in data[0].split())
+
+    def size(self, uid: int) -> int:
+        _status, data = self.imap.uid("FETCH", str(uid), "(RFC822.SIZE)")
+        for item in data or []:
+            blob = item[0] if isinstance(item, tuple) else item
+            found = _SIZE.search(blob or b"")
+            if found:
+                return int(found.group(1))
+        return 0
+
+    def fetch(self, uid: int, headers_only: bool = False) -> bytes:
+        """Return the mail's bytes without marking it seen (the move is the record)."""
+        what = "(BODY.PEEK[HEADER])" if headers_only else "(BODY.PEEK[])"
+        _status, data = self.imap.uid("FETCH", str(uid), what)
+        for item in data or []:
+            if isinstance(item, tuple) and len(item) >= 2:
+                return bytes(item[1])
+        return b""
+
+    def move(self, uid: int, folder: str) -> None:
+        """Move a handled mail out of the mailbox (RFC 6851 MOVE, else copy and expunge)."""
+        if "MOVE" in self.capabilities:
+            status, _ = self.imap.uid("MOVE", str(uid), _quote(folder))
+            if status == "OK":
+                return
+        self.imap.uid("COPY", str(uid), _quote(folder))
+        self.imap.uid("STORE", str(uid), "+FLAGS.SILENT", r"(\Deleted)")
+        if "UIDPLUS" in self.capabilities:
+            self.imap.uid("EXPUNGE", str(uid))
+        else:
+            self.imap.expunge()
+
+    def idle(self, seconds: float, stop: Callable[[], bool]) -> None:
+        """Wait up to ``seconds`` for new mail (IDLE), checking ``stop`` every second.
+
+        Without IDLE the caller polls; this then just waits.
+        """
+        if "IDLE" not in self.capabilities:
+            _wait(seconds, stop)
+            return
+        imap = self.imap
+        tag = imap._new_tag()  # imaplib's own tag counter
+        imap.send(tag + b" IDLE\r\n")
+        if not imap.readline().startswith(b"+"):
+            return
+        sock = imap.sock
+        left = seconds
+        while left > 0 and not stop():
+            pending = isinstance(sock, ssl.SSLSocket) and sock.pending() > 0
+            ready = pending or select.select([sock], [], [], min(1.0, left))[0]
+            left -= 1.0
+            if ready:
+                line = imap.readline()
+                if not line or b"EXISTS" in line or b"RECENT" in line or line.startswith(b"* BYE"):
+                    break
+        imap.send(b"DONE\r\n")
+        while True:
+            line = imap.readline()
+            if not line or line.startswith(tag):
+                break
+
+    def close(self) -> None:
+        try:
+            self.imap.close()
+            self.imap.logout()
+        except (OSError, imaplib.IMAP4.error):
+            pass
+
+
+def _quote(folder: str) -> str:
+    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _wait(seconds: float, stop: Callable[[], bool]) -> None:
+    from arbiter.core.gamedir import pause
+
+    left = seconds
+    while left > 0 and not stop():
+        pause(min(1.0, left))
+        left -= 1.0
+
+
+class Outbox:
+    """An SMTP connection, opened on first use and reused."""
+
+    def __init__(self, config: Smtp):
+        self.config = config
+        self.smtp: smtplib.SMTP | None = None
+
+    def _connect(self) -> smtplib.SMTP:
+        config = self.config
+        try:
+            if config.tls == "tls":
+                smtp: smtplib.SMTP = smtplib.SMTP_SSL(
+                    config.host, config.port, context=tls_context(config), timeout=60
+                )
+            else:
+                smtp = smtplib.SMTP(config.host, config.port, timeout=60)
+                if config.tls == "starttls":
+                    smtp.starttls(context=tls_context(config))
+            if config.user is not None:
+                smtp.login(config.user, config.password or "")
+        except (OSError, smtplib.SMTPException) as exc:
+            raise NotReady(
+                f"cannot reach the SMTP server {config.host}:{config.port} ({exc}): "
+                "check [smtp] in the mail config"
+            ) from None
+        return smtp
+
+    def send(self, message: EmailMessage, recipients: list[str]) -> None:
+        if self.smtp is None:
+            self.smtp = self._connect()
+        try:
+            self.smtp.send_message(message, from_addr=self.config.address, to_addrs=recipients)
+        except smtplib.SMTPRecipientsRefused:
+            pass  # an address that no longer exists must not stop the desk
+        except (smtplib.SMTPServerDisconnected, OSError):
+            self.smtp = self._connect()
+            self.smtp.send_message(message, from_addr=self.config.address, to_addrs=recipients)
+
+    def close(self) -> None:
+        if self.smtp is not None:
+            with contextlib.suppress(OSError, smtplib.SMTPException):
+                self.smtp.quit()
+            self.smtp = None
