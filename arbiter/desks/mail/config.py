@@ -39,7 +39,7 @@ from email.utils import getaddresses
 from pathlib import Path
 from typing import Any
 
-from arbiter.core.errors import UsageError
+from arbiter.core.errors import ArbiterError, UsageError
 from arbiter.core.safeio import read_input, shown
 
 TLS_MODES = ("tls", "starttls", "none")
@@ -191,7 +191,10 @@ def _password(raw: dict[str, Any], name: str, base: Path, required: bool) -> str
         return value
     if "password_file" in raw:
         path = _path(_text(raw, f"{name}.password_file", None) or "", base)
-        text = read_input(path, f"{name}.password_file {shown(path)}", 4096)
+        try:
+            text = read_input(path, f"{name}.password_file {shown(path)}", 4096)
+        except ArbiterError as exc:  # a config mistake: exit 2 like every other
+            raise UsageError(exc.message) from None
         return text.decode("utf-8", "replace").rstrip("\r\n")
     if required:
         raise UsageError(f"{name}.user is set but no password: add password_file or password_env")
