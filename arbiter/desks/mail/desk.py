@@ -83,6 +83,7 @@ class MailDesk:
             self.mailbox = self.mailbox or Mailbox(self.config.imap)
             self.outbox = self.outbox or Outbox(self.config.smtp)
             while True:
+                self.announce_reveals()
                 for uid in self.mailbox.waiting():
                     if self.stopping:
                         break
@@ -318,6 +319,42 @@ class MailDesk:
             record.add(mid)
         record.close_round()
 
+    def announce_reveals(self) -> None:
+        """Tell every seat and observer once that a game was revealed (`arbiter reveal`)."""
+        root = self.config.desk.games
+        if not root.is_dir():
+            raise NotReady(f"desk.games {root} is not a folder: create it or fix the config")
+        sender = self.config.smtp.sender
+        for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()):
+            gd = GameDir(folder)
+            if not gd.reveal_record.is_file() or not gd.referee.is_dir():
+                continue
+            record = _Record(gd, "reveal")
+            if record.done:
+                continue
+            reveal = json.loads(gd.reveal_record.read_bytes())
+            game = reveal["game"]
+            forced = " before the end (forced)" if reveal["forced"] else ""
+            body = (
+                f"The referee revealed game {game}{forced}: the secret and every signed file are "
+                "published under reveal/.\nAnyone can now replay the whole game and check every "
+                "byte: `arbiter verify GAME`.\n"
+            )
+            result = _result_section(gd.public_log)
+            body += f"\n{result}\n" if result else ""
+            for to in [*addresses.load(gd).values(), *self.config.desk.observers]:
+                mid = compose.message_id(sender, game, "reveal", to.lower())
+                if record.has(mid):
+                    continue
+                mail = compose.letter(
+                    sender, to, f"{game}: revealed", body, mid,
+                    references=[compose.game_thread(sender, game)],
+                    attachments=[compose.attach(gd.reveal_record, "reveal.json", "application/json")],
+                )
+                self._send(mail, [to])
+                record.add(mid)
+            record.close_round()
+
     def _send(self, mail: Any, recipients: list[str]) -> None:
         assert self.outbox is not None
         self.outbox.send(mail, recipients)
@@ -384,7 +421,7 @@ class MailDesk:
 class _Record:
     """What was sent for one chain entry: ``referee/mail/<entry>.json``."""
 
-    def __init__(self, gd: GameDir, seq: int):
+    def __init__(self, gd: GameDir, seq: int | str):
         self.gd = gd
         self.path = gd.referee / "mail" / f"{seq}.json"
         self.seq = seq
