@@ -23,7 +23,7 @@
     games = "~/games"               # one folder per game below it
     poll_seconds = 60               # when the server has no IDLE
     observers = ["watcher@example.org"]
-    max_per_sender = 30             # files judged per sender per hour (a flood guard)
+    max_per_sender = 60             # files judged per sender per hour (a flood guard)
 
 Passwords come from a file or an environment variable, never from the command line or
 the config itself. A bad file is one line naming the key (exit 2).
@@ -81,7 +81,7 @@ class Desk:
     games: Path
     poll_seconds: int = 60
     observers: tuple[str, ...] = ()
-    max_per_sender: int = 30
+    max_per_sender: int = 60
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ def load(path: Path) -> Config:
         games=_path(games, base),
         poll_seconds=_int(desk_raw, "desk.poll_seconds", 60, 1, 86_400),
         observers=tuple(observers),
-        max_per_sender=_int(desk_raw, "desk.max_per_sender", 30, 1, 100_000),
+        max_per_sender=_int(desk_raw, "desk.max_per_sender", 60, 1, 100_000),
     )
     return Config(imap, smtp, desk, path)
 
