@@ -161,7 +161,7 @@ def test_a_file_from_an_unknown_address_is_judged_and_answered(desk) -> None:
     desk.run()
     answers = replies(desk)
     assert len(answers) == 1 and "accepted as entry #1" in answers[0]
-    receipt = [m for m in desk.replies.messages()][0]
+    receipt = desk.replies.messages()[0]
     names = [part.get_filename() for part in receipt.iter_attachments()]
     assert names == ["receipt-g1-1.json"]
     assert json.loads((desk.folder / "public" / "state.json").read_bytes())["seq"] == 1
