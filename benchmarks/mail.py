@@ -1,0 +1,173 @@
+"""Measure the mail desk: a backlog of 200 mails for 20 games, cleared at ≥ 20 messages/s.
+
+    python benchmarks/mail.py [--games 20] [--mails 200]
+
+Starts a real Dovecot and an aiosmtpd relay on loopback (tests/mail/servers.py), creates
+Mot Coin games (3 seats each, every seat with a mailbox), and fills the referee's INBOX
+with the games' joins and moves, interleaved across games as players would send them;
+the moves were signed ahead on a scratch copy of each game. Then one `MailDesk.run(once)`
+clears the backlog. The desk's time is split into IMAP, judging (`submit`) and SMTP by
+timing those calls; the rest is parsing mail and the desk's own records.
+Budget (DESIGN.md): ≥ 20 messages/s. Nothing here is asserted by the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from email.message import EmailMessage
+from pathlib import Path
+from types import SimpleNamespace
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from helpers.tables import make_keys
+from mail.servers import Dovecot, Mailbox, SmtpRelay
+
+import arbiter.desks.mail.desk as desk_module
+from arbiter.core.canonical import pretty
+from arbiter.core.player import load_state, make_join, make_move
+from arbiter.core.referee import new_game, submit
+from arbiter.core.rng import Rng
+from arbiter.desks.mail.addresses import store
+from arbiter.desks.mail.config import load
+from arbiter.desks.mail.desk import MailDesk
+from arbiter.desks.mail.transport import Mailbox as DeskMailbox
+from arbiter.desks.mail.transport import Outbox
+
+SEATS = ["alice", "bob", "carol"]
+
+
+def prepare(work: Path, games: int, mails: int, dovecot: Dovecot, relay: SmtpRelay):
+    """Return (config path, referee inbox, [mail bytes in sending order])."""
+    referee = dovecot.new_user("referee")
+    root = work / "games"
+    root.mkdir()
+    keys = make_keys(work / "keys", SEATS)
+    per_game = mails // games
+    queues: list[list[bytes]] = []
+    choices = Rng(b"bench-mail".ljust(32, b"\0"))
+    for index in range(games):
+        folder = root / f"g{index:02d}"
+        new_game(folder, "motcoin", [(s, f"{keys[s]}.pub") for s in SEATS], {},
+                 game_id=f"g{index:02d}", created="2026-12-01T00:00:00Z")
+        users = {}
+        for seat in SEATS:
+            users[seat] = dovecot.new_user(seat)
+            store(folder, seat, users[seat].address)
+        scratch = work / "scratch" / folder.name
+        shutil.copytree(folder, scratch)
+        files = []
+        for seat in SEATS:
+            join = make_join(folder / "game.json", seat, keys[seat])
+            submit(scratch, pretty(join), "join")
+            files.append((seat, join))
+        while len(files) < per_game:
+            public = json.loads((scratch / "public" / "state.json").read_bytes())
+            if public["status"] != "playing":
+                break
+            seat = public["prompt"]["seat"]
+            state = load_state(scratch / "players" / seat / "state.json")
+            move = make_move(state, keys[seat], [choices.choice(state["legal"])])
+            submit(scratch, pretty(move), "move")
+            files.append((seat, move))
+        queue = []
+        for n, (seat, obj) in enumerate(files):
+            message = EmailMessage()
+            message["From"] = users[seat].address
+            message["To"] = referee.address
+            message["Subject"] = f"{folder.name} {n}"
+            message["Message-ID"] = f"<{folder.name}.{n}@players.example.test>"
+            message.set_content("my move")
+            message.add_attachment(pretty(obj), maintype="application", subtype="json",
+                                   filename=f"{n}.json")
+            queue.append(message.as_bytes())
+        queues.append(queue)
+    order = [mail for round_ in zip(*queues, strict=False) for mail in round_]
+    (work / "pw").write_text(referee.password)
+    config = work / "desk.toml"
+    config.write_text(
+        f'[imap]\nhost = "{dovecot.host}"\nport = {dovecot.port}\nuser = "{referee.name}"\n'
+        f'password_file = "pw"\ntls = "none"\n\n[smtp]\nhost = "{relay.host}"\n'
+        f'port = {relay.port}\ntls = "none"\nfrom = "Referee <{referee.address}>"\n\n'
+        f'[desk]\ngames = "{root}"\nmax_per_sender = 100000\n'
+    )
+    return config, Mailbox(dovecot, referee.name, referee.password), order
+
+
+def timed(spent: dict[str, float], part: str, owner: object, name: str) -> None:
+    """Wrap ``owner.name`` so its wall time adds to ``spent[part]``."""
+    original = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[part] += time.perf_counter() - start
+
+    setattr(owner, name, wrapper)
+
+
+def _relay_process(dovecot: Dovecot, address, stop) -> None:
+    """Run the SMTP relay in its own process, so its work does not share the desk's GIL."""
+    with SmtpRelay(dovecot) as relay:
+        address.put((relay.host, relay.port))
+        stop.wait()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--mails", type=int, default=200)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="arbiter-bench-mail-"))
+    try:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        address, stop = context.Queue(), context.Event()
+        with Dovecot() as dovecot:
+            child = context.Process(target=_relay_process, args=(dovecot, address, stop))
+            child.start()
+            host, port = address.get(timeout=30)
+            relay = SimpleNamespace(host=host, port=port)
+            config, inbox, mails = prepare(work, args.games, args.mails, dovecot, relay)
+            for raw in mails:
+                inbox.append(raw)
+            spent: dict[str, float] = defaultdict(float)
+            for name in ("__init__", "waiting", "size", "fetch", "move", "close"):
+                timed(spent, "imap", DeskMailbox, name)
+            for name in ("send", "close"):
+                timed(spent, "smtp", Outbox, name)
+            timed(spent, "judging", desk_module, "submit")
+            start = time.perf_counter()
+            summary = MailDesk(load(config)).run(once=True)
+            took = time.perf_counter() - start
+            assert inbox.count("INBOX") == 0, "the backlog was not cleared"
+            rest = took - sum(spent.values())
+            print(
+                f"mail desk: {summary.mails} mails for {args.games} games "
+                f"({summary.accepted} accepted, {summary.rejected} refused, {summary.sent} sent) "
+                f"in {took:.2f} s = {summary.mails / took:.1f} messages/s; budget ≥ 20/s"
+            )
+            print(
+                "  time: "
+                + ", ".join(f"{part} {spent[part] / took:.0%}" for part in ("imap", "judging", "smtp"))
+                + f", parsing and records {rest / took:.0%}"
+            )
+            stop.set()
+            child.join(timeout=30)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
