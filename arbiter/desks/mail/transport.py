@@ -50,7 +50,12 @@ class Mailbox:
                 f"cannot reach the IMAP server {config.host}:{config.port} ({exc}): "
                 "check [imap] in the mail config"
             ) from None
-        self.capabilities = {c.upper() for c in self.imap.capabilities}
+        # imaplib keeps the greeting's list; servers announce more after login (MOVE...).
+        status, data = self.imap.capability()
+        words = data[0].split() if status == "OK" and data and data[0] else []
+        self.capabilities = {c.upper() for c in self.imap.capabilities} | {
+            w.decode("ascii", "replace").upper() for w in words
+        }
         for folder in (config.processed, config.rejected):
             self.imap.create(_quote(folder))  # "already exists" is fine
         self._select()
