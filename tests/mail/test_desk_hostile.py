@@ -164,6 +164,10 @@ def test_a_file_from_an_unknown_address_is_judged_and_answered(desk) -> None:
     receipt = desk.replies.messages()[0]
     names = [part.get_filename() for part in receipt.iter_attachments()]
     assert names == ["receipt-g1-1.json"]
+    # Threaded under the player's mail, and marked as a robot's answer (RFC 3834).
+    assert receipt["In-Reply-To"] == message["Message-ID"]
+    assert message["Message-ID"] in str(receipt["References"])
+    assert receipt["Auto-Submitted"] == "auto-replied"
     assert json.loads((desk.folder / "public" / "state.json").read_bytes())["seq"] == 1
 
 
