@@ -31,7 +31,7 @@ from typing import Any
 
 from arbiter.core.canonical import parse_strict, pretty
 from arbiter.core.errors import ArbiterError, Duplicate, NotReady
-from arbiter.core.gamedir import GameDir, ensure_dir
+from arbiter.core.gamedir import GameDir, ensure_dir, write_point
 from arbiter.core.referee import Accepted, submit
 from arbiter.desks.mail import addresses, compose, extract
 from arbiter.desks.mail.config import Config
@@ -150,7 +150,8 @@ class MailDesk:
             self.summary.files += 1
             if outcome.accepted is not None or outcome.entry is not None:
                 accepted = True
-                self._round(key, letter, outcome, fresh=outcome.accepted is not None)
+                fresh = outcome.accepted is not None
+                self._round(key, letter, outcome, [key, index], fresh=fresh)
             else:
                 self.summary.rejected += 1
                 assert outcome.error is not None
@@ -214,14 +215,22 @@ class MailDesk:
         self._send(mail, [letter.sender])
         self._journal_add(mid)
 
-    def _round(self, key: str, letter: extract.Letter, outcome: Outcome, fresh: bool) -> None:
-        """Send everything an accepted entry calls for, skipping what was already sent."""
+    def _round(
+        self, key: str, letter: extract.Letter, outcome: Outcome, origin: list[Any], fresh: bool
+    ) -> None:
+        """Send everything an accepted entry calls for, skipping what was already sent.
+
+        ``origin`` (the mail's key, the file's index in it) names the file whose round it is:
+        the same file read again after a crash finishes the round and tells nobody it was a
+        duplicate; another mail with it is told, once."""
         folder = self._folder(outcome.game or "")
         assert folder is not None
         gd = GameDir(folder)
         seq = outcome.accepted.seq if outcome.accepted is not None else outcome.entry
         assert seq is not None
         record = _Record(gd, seq)
+        if record.origin is None and not record.done:
+            record.origin = origin
         sender = self.config.smtp.sender
         state = json.loads(gd.public_state.read_bytes())
         chain = _chain_entry(gd, seq)
@@ -265,7 +274,8 @@ class MailDesk:
             )
             self._send(mail, [to])
             record.add(mid)
-        if not fresh and outcome.accepted is None and record.has_round():
+        again = record.origin == origin  # this very file, read again after a crash
+        if not fresh and outcome.accepted is None and record.has_round() and not again:
             # A duplicate from a mail already answered: tell the sender, once.
             self._answer(key, letter, "duplicate", _rejection(outcome), game)
         # Every seat with an address: its own files, the new public lines.
@@ -373,12 +383,14 @@ class MailDesk:
             return set()
 
     def _journal_add(self, mid: str) -> None:
-        ensure_dir(self._state_dir, 0o700)
         path = self._state_dir / "answered.txt"
+        write_point()  # the answer is sent, not recorded yet
+        ensure_dir(self._state_dir, 0o700)
         with open(path, "a", encoding="ascii") as handle:
             handle.write(mid + "\n")
             handle.flush()
             os.fsync(handle.fileno())
+        write_point()  # recorded, the mail not moved yet
 
     def _allowed(self, sender: str, files: int) -> bool:
         """Count ``files`` for ``sender``; return whether they stay within the hourly limit."""
@@ -398,6 +410,7 @@ class MailDesk:
         ensure_dir(self._state_dir, 0o700)
         from arbiter.core.gamedir import atomic_write
 
+        _remove_strays(path)
         atomic_write(path, json.dumps(counts, sort_keys=True).encode(), mode=0o600)
         return allowed
 
@@ -414,6 +427,7 @@ class MailDesk:
         warned[sender] = self.now().isoformat()
         from arbiter.core.gamedir import atomic_write
 
+        _remove_strays(path)
         atomic_write(path, json.dumps(warned, sort_keys=True).encode(), mode=0o600)
         return False
 
@@ -425,10 +439,13 @@ class _Record:
         self.gd = gd
         self.path = gd.referee / "mail" / f"{seq}.json"
         self.seq = seq
+        _remove_strays(self.path)
+        self.origin: list[Any] | None = None
         try:
             data = parse_strict(self.path.read_bytes(), str(self.path))
             self.sent: list[str] = list(data.get("sent", []))
             self.done: bool = bool(data.get("done"))
+            self.origin = data.get("origin")
         except (FileNotFoundError, ArbiterError, AttributeError):
             self.sent, self.done = [], False
         self.had_round = self.done
@@ -451,7 +468,15 @@ class _Record:
 
     def _save(self) -> None:
         record = {"format": SENT_FORMAT, "entry": self.seq, "sent": self.sent, "done": self.done}
+        if self.origin is not None:
+            record["origin"] = self.origin
         self.gd.write(self.path, pretty(record))
+
+
+def _remove_strays(path: Path) -> None:
+    """Delete the temporary files a write of ``path`` killed half-way left behind."""
+    for stray in path.parent.glob(f".{path.name}.*.tmp"):
+        stray.unlink(missing_ok=True)
 
 
 def _chain_entry(gd: GameDir, seq: int) -> dict[str, Any]:
