@@ -7,11 +7,29 @@ so the same mail sent again after a crash carries the same id and can be recogni
 from __future__ import annotations
 
 import hashlib
-from email.message import EmailMessage
+from email.charset import QP, Charset
+from email.header import Header
+from email.message import Message
+from email.mime.application import MIMEApplication
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
+from email.policy import compat32
 from email.utils import formatdate, getaddresses
 from pathlib import Path
 
 SUBJECT = "[arbiter]"
+# Headers are never folded: a folded Message-ID comes back with a leading space.
+_POLICY = compat32.clone(max_line_length=998)
+
+
+def _utf8() -> Charset:
+    """UTF-8 text as quoted-printable: readable in the raw mail, unlike base64.
+
+    (MIMEText takes a ``Charset`` as well as a name; typeshed only knows the name.)
+    """
+    charset = Charset("utf-8")
+    charset.body_encoding = QP
+    return charset
 
 
 def domain(sender: str) -> str:
@@ -43,12 +61,29 @@ def letter(
     in_reply_to: str | None = None,
     references: list[str] | None = None,
     attachments: list[tuple[str, bytes, str]] | None = None,
-) -> EmailMessage:
-    """Build one mail. Marked auto-generated (RFC 3834) so no robot answers it."""
-    message = EmailMessage()
+) -> Message:
+    """Build one mail. Marked auto-generated (RFC 3834) so no robot answers it.
+
+    Built with the classic MIME classes: the modern ``EmailMessage`` API re-parses every
+    header it sets and costs a desk more time than judging the move.
+    """
+    text = MIMEText(body, "plain", _utf8(), policy=_POLICY)  # type: ignore[arg-type]
+    message: Message = text
+    if attachments:
+        message = MIMEMultipart("mixed", policy=_POLICY)
+        message.attach(text)
+        for name, data, kind in attachments:
+            maintype, _, subtype = kind.partition("/")
+            part = (
+                MIMEText(data.decode("utf-8"), subtype, _utf8(), policy=_POLICY)  # type: ignore[arg-type]
+                if maintype == "text"
+                else MIMEApplication(data, subtype, policy=_POLICY)
+            )
+            part.add_header("Content-Disposition", "attachment", filename=name)
+            message.attach(part)
     message["From"] = sender
     message["To"] = to
-    message["Subject"] = f"{SUBJECT} {subject}"
+    message["Subject"] = Header(f"{SUBJECT} {subject}", "utf-8").encode()
     message["Message-ID"] = mid
     message["Date"] = formatdate(localtime=False, usegmt=True)
     message["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
@@ -56,10 +91,6 @@ def letter(
         message["In-Reply-To"] = in_reply_to
     if references:
         message["References"] = " ".join(references[-20:])
-    message.set_content(body)
-    for name, data, kind in attachments or []:
-        maintype, _, subtype = kind.partition("/")
-        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
     return message
 
 

@@ -72,6 +72,8 @@ class MailDesk:
     outbox: Outbox | None = None
     summary: Summary = field(default_factory=Summary)
     stopping: bool = False
+    games: dict[str, Path] = field(default_factory=dict)
+    """Game id -> folder under the games root (``_folder``)."""
     now: Callable[[], datetime.datetime] = lambda: datetime.datetime.now(datetime.UTC)
 
     # -- the loop ------------------------------------------------------------------------
@@ -179,19 +181,26 @@ class MailDesk:
         return outcome
 
     def _folder(self, game: str) -> Path | None:
-        """Return the folder under the games root whose game.json names ``game``."""
+        """Return the folder under the games root whose game.json names ``game``.
+
+        The games are indexed once per run, and again when an id is not found (a game
+        created while the desk runs).
+        """
+        if game not in self.games:
+            self.games = self._index()
+        return self.games.get(game)
+
+    def _index(self) -> dict[str, Path]:
         root = self.config.desk.games
-        direct = root / game
-        for candidate in [direct, *sorted(p for p in root.iterdir() if p.is_dir())]:
-            manifest = candidate / "game.json"
-            if not manifest.is_file() or candidate.is_symlink():
-                continue
+        found: dict[str, Path] = {}
+        for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()):
             try:
-                if json.loads(manifest.read_bytes()).get("game") == game:
-                    return candidate
+                game = json.loads((folder / "game.json").read_bytes()).get("game")
             except (ValueError, OSError, AttributeError):
                 continue
-        return None
+            if isinstance(game, str):
+                found.setdefault(game, folder)
+        return found
 
     # -- answers -------------------------------------------------------------------------
     def _answer(

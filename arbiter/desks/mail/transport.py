@@ -12,7 +12,7 @@ import select
 import smtplib
 import ssl
 from collections.abc import Callable
-from email.message import EmailMessage
+from email.message import Message
 
 from arbiter.core.errors import NotReady
 from arbiter.desks.mail.config import Imap, Server, Smtp
@@ -181,7 +181,7 @@ class Outbox:
             ) from None
         return smtp
 
-    def send(self, message: EmailMessage, recipients: list[str]) -> None:
+    def send(self, message: Message, recipients: list[str]) -> None:
         if self.smtp is None:
             self.smtp = self._connect()
         try:
