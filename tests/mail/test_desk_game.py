@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -47,8 +49,18 @@ observers = {json.dumps(list(observers))}
     return path
 
 
+def run_desk(config: Path, cli: bool) -> None:
+    """One `--once` run: the real command in its own process, or the same desk in this one."""
+    if cli:
+        done = subprocess.run([sys.executable, "-m", "arbiter", "mail", "run", "--config",
+                               str(config), "--once"], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    else:
+        MailDesk(load(config)).run(once=True)
+
+
 def play_by_mail(tmp_path: Path, dovecot: Dovecot, relay: SmtpRelay, new_user, engine: str,
-                 seats: list[str]) -> tuple[Path, dict[str, Player], Path]:
+                 seats: list[str], cli: bool = False) -> tuple[Path, dict[str, Player], Path]:
     referee = new_user("referee")
     watcher = new_user("watcher")
     games = tmp_path / "games"
@@ -65,10 +77,9 @@ def play_by_mail(tmp_path: Path, dovecot: Dovecot, relay: SmtpRelay, new_user, e
                                (dovecot.host, dovecot.port), (relay.host, relay.port),
                                referee.address)
     config = desk_config(tmp_path, dovecot, relay, referee, games, [watcher.address])
-    desk = MailDesk(load(config))
     for player in players.values():
         player.join(folder / "game.json")
-    desk.run(once=True)
+    run_desk(config, cli)
     choices = Rng(b"mail-game".ljust(32, b"\0"))
     for _ in range(2000):
         for player in players.values():
@@ -81,8 +92,7 @@ def play_by_mail(tmp_path: Path, dovecot: Dovecot, relay: SmtpRelay, new_user, e
             last = [(p.seat, str(m["Subject"]), m.get_body(("plain",)).get_content()[:300])
                     for p in players.values() for m in p.inbox[-2:]]
             raise AssertionError(f"nobody could move at entry #{state['seq']}: {last}")
-        desk = MailDesk(load(config))
-        desk.run(once=True)
+        run_desk(config, cli)
     assert json.loads((folder / "public" / "state.json").read_bytes())["status"] == "over"
     return folder, players, config
 
@@ -105,13 +115,22 @@ def check_mailboxes(folder: Path, players: dict[str, Player], dovecot: Dovecot) 
         assert any("revealed" in s for s in subjects)
 
 
-@pytest.mark.parametrize(("engine", "seats"), [("motcoin", ["alice", "bob", "carol"]),
-                                              ("mottainai", ["alice", "bob"])])
+# In the test's process the desk is the same code as `arbiter mail run --once`; one Mot Coin
+# game also runs the real command between rounds (about 190 s of process start-ups: slow).
+@pytest.mark.parametrize(
+    ("engine", "seats", "cli"),
+    [
+        ("motcoin", ["alice", "bob", "carol"], False),
+        ("mottainai", ["alice", "bob"], False),
+        pytest.param("motcoin", ["alice", "bob", "carol"], True, marks=pytest.mark.slow),
+    ],
+)
 def test_a_whole_game_by_mail(tmp_path: Path, dovecot: Dovecot, smtp_relay: SmtpRelay, new_user,
-                              engine: str, seats: list[str]) -> None:
-    folder, players, config = play_by_mail(tmp_path, dovecot, smtp_relay, new_user, engine, seats)
+                              engine: str, seats: list[str], cli: bool) -> None:
+    folder, players, config = play_by_mail(tmp_path, dovecot, smtp_relay, new_user, engine, seats,
+                                           cli)
     reveal(folder)
-    MailDesk(load(config)).run(once=True)  # announces the reveal
+    run_desk(config, cli)  # announces the reveal
     assert verify(folder).replayed
     check_mailboxes(folder, players, dovecot)
     referee = load(config).imap
