@@ -106,3 +106,37 @@ def test_mail_send_and_a_bad_config(tmp_path: Path, dovecot: Dovecot, smtp_relay
     env = dict(os.environ)
     done = arbiter("mail", "run", "--config", tmp_path / "missing.toml", "--once", env=env)
     assert done.returncode in (2, 17) and "Traceback" not in done.stderr
+
+
+def test_without_idle_the_desk_polls(tmp_path: Path, dovecot: Dovecot, smtp_relay: SmtpRelay,
+                                     new_user) -> None:
+    """A server without IDLE: the desk looks again every poll_seconds."""
+    import threading
+
+    from arbiter.desks.mail.config import load
+    from arbiter.desks.mail.desk import MailDesk
+    from arbiter.desks.mail.transport import Mailbox as DeskMailbox
+
+    games, keys = game(tmp_path)
+    referee, sender = new_user("referee"), new_user("sender")
+    config = load(desk_config(tmp_path, dovecot, smtp_relay, referee, games))
+    box = DeskMailbox(config.imap)
+    box.capabilities.discard("IDLE")
+    desk = MailDesk(config, mailbox=box)
+    thread = threading.Thread(target=desk.run)
+    thread.start()
+    try:
+        time.sleep(0.5)
+        join = make_join(games / "g1" / "game.json", "bob", keys["bob"])
+        raw = (f"From: {sender.address}\r\nTo: {referee.address}\r\nSubject: join\r\n"
+               f"Message-ID: <poll-test@example.test>\r\n\r\n").encode() + pretty(join)
+        Mailbox(dovecot, referee.name, referee.password).append(raw)
+        replies = Mailbox(dovecot, sender.name, sender.password)
+        deadline = time.monotonic() + 10
+        while replies.count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert replies.count() == 1
+    finally:
+        desk.stopping = True
+        thread.join(timeout=10)
+    assert not thread.is_alive() and desk.summary.accepted == 1

@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,7 +81,11 @@ class MailDesk:
     def run(self, once: bool = False) -> Summary:
         """Handle every waiting mail; without ``once`` keep waiting for more (IDLE or poll)
         until SIGTERM or SIGINT, which let the current mail finish first."""
-        previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+        # Signals reach only the main thread; a desk run in another thread is stopped by
+        # setting ``stopping``.
+        main = threading.current_thread() is threading.main_thread()
+        signals = (signal.SIGTERM, signal.SIGINT) if main else ()
+        previous = {sig: signal.signal(sig, self._stop) for sig in signals}
         try:
             self.mailbox = self.mailbox or Mailbox(self.config.imap)
             self.outbox = self.outbox or Outbox(self.config.smtp)
