@@ -15,24 +15,21 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Show a game's status from its public files."""
-    from arbiter.core.gamedir import GameDir, pause
+    from arbiter.core.gamedir import GameDir
     from arbiter.core.ledger import read_json
     from arbiter.core.schemas import validate
 
     out = Output(as_json)
     gd = GameDir(folder)
     gd.require()
-    # A consistent snapshot: under the referee's shared lock, or again if a writer
-    # replaced a file meanwhile (a published copy has no lock).
-    for _ in range(20):
-        with gd.reading() as locked:
-            before = None if locked else gd.fingerprint()
-            manifest = read_json(gd.manifest, "game.json")
-            state = read_json(gd.public_state, "public/state.json")
-            revealed = gd.reveal_record.is_file()
-            if locked or gd.fingerprint() == before:
-                break
-        pause(0.05)
+    # A consistent snapshot: the manifest and the state of one moment (GameDir.consistent).
+    manifest, state, revealed = gd.consistent(
+        lambda: (
+            read_json(gd.manifest, "game.json"),
+            read_json(gd.public_state, "public/state.json"),
+            gd.reveal_record.is_file(),
+        )
+    )
     validate("state", state, "public/state.json")
     info = {
         "game": manifest.get("game"),

@@ -20,12 +20,17 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
-from arbiter.core.errors import NotReady, Tampered
+from arbiter.core.errors import ArbiterError, NotReady, Tampered
 
 PUBLIC_FILE, PUBLIC_DIR = 0o644, 0o755
+T = TypeVar("T")
+# A published copy has no lock: a read that overlapped a write is retried this often,
+# waiting a little longer each time (a submit takes a fraction of a second).
+RETRIES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
 PRIVATE_FILE, PRIVATE_DIR = 0o600, 0o700
 
 # A temporary file of atomic_write: ".<name>.<random>.tmp".
@@ -281,6 +286,27 @@ class GameDir:
             yield True
         finally:
             os.close(fd)
+
+    def consistent(self, read: Callable[[], T]) -> T:
+        """Return ``read()`` of a consistent snapshot of the folder.
+
+        Under the referee's shared lock where there is one; on a published copy, ``read``
+        runs again (``RETRIES``) while a published file changed during it, and a failure
+        counts only when nothing changed meanwhile.
+        """
+        for delay in (*RETRIES, None):
+            with self.reading() as locked:
+                before = None if locked else self.fingerprint()
+                try:
+                    result = read()
+                except ArbiterError:
+                    if locked or delay is None or self.fingerprint() == before:
+                        raise
+                else:
+                    if locked or delay is None or self.fingerprint() == before:
+                        return result
+            pause(delay)  # a writer is at work: give it time to finish
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def fingerprint(self) -> tuple[tuple[str, int, int, int], ...]:
         """Return size, mtime and inode of the published files: equal before and after a

@@ -21,7 +21,7 @@ from arbiter.core.canonical import parse_strict, pretty, sha256_hex
 from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest
 from arbiter.core.errors import ArbiterError, NotReady, VerificationFailed
 from arbiter.core.formats import JOIN_FOR_MANIFEST, JOIN_FORMAT
-from arbiter.core.gamedir import GameDir, pause
+from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
 from arbiter.core.publish import apply_record
 from arbiter.core.rng import commitment
@@ -114,36 +114,18 @@ def _fail(message: str) -> VerificationFailed:
     return VerificationFailed(message)
 
 
-# A published copy has no lock: a read that overlapped a write is retried this often,
-# waiting a little longer each time (a submit takes a fraction of a second).
-RETRIES = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
-
-
 def verify(root: Path, signatures: bool = True, receipts: Iterable[Path] = ()) -> Report:
     """Check everything that can be checked; raise ``VerificationFailed`` at the first problem.
 
-    Reads a consistent snapshot: under the referee's shared lock where there is one,
-    otherwise again while any published file changed during the check.
-    ``signatures=False`` skips only the signature checks (the benchmarks measure replay);
-    ``receipts`` are referee receipts whose entries must be in the chain.
+    Reads a consistent snapshot (``GameDir.consistent``). ``signatures=False`` skips only
+    the signature checks (the benchmarks measure replay); ``receipts`` are referee
+    receipts whose entries must be in the chain.
     """
     gd = GameDir(root)
     if not gd.root.is_dir():
         raise NotReady(f"{shown(gd.root)} is not a folder: give a game folder")
     paths = list(receipts)
-    for delay in (*RETRIES, None):
-        with gd.reading() as locked:
-            before = None if locked else gd.fingerprint()
-            try:
-                report = _verify_once(gd, signatures, paths)
-            except VerificationFailed:
-                if locked or delay is None or gd.fingerprint() == before:
-                    raise
-            else:
-                if locked or delay is None or gd.fingerprint() == before:
-                    return report
-        pause(delay)  # a writer is at work: give it time to finish
-    raise AssertionError("unreachable")  # pragma: no cover
+    return gd.consistent(lambda: _verify_once(gd, signatures, paths))
 
 
 def _verify_once(gd: GameDir, signatures: bool, receipt_paths: list[Path]) -> Report:

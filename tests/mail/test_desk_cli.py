@@ -36,6 +36,21 @@ def game(tmp_path: Path) -> tuple[Path, dict[str, Path]]:
     return games, keys
 
 
+def mail_join_and_wait(dovecot: Dovecot, games: Path, keys: dict[str, Path], seat: str, sender,
+                       referee, seconds: float) -> Mailbox:
+    """Put ``seat``'s join in the referee's INBOX; return the sender's mailbox once the desk
+    answered (or after ``seconds``)."""
+    join = make_join(games / "g1" / "game.json", seat, keys[seat])
+    raw = (f"From: {sender.address}\r\nTo: {referee.address}\r\nSubject: join\r\n"
+           f"Message-ID: <{seat}-join@example.test>\r\n\r\n").encode() + pretty(join)
+    Mailbox(dovecot, referee.name, referee.password).append(raw)
+    replies = Mailbox(dovecot, sender.name, sender.password)
+    deadline = time.monotonic() + seconds
+    while replies.count() == 0 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return replies
+
+
 def test_the_desk_waits_with_idle_and_stops_on_sigterm(
     tmp_path: Path, dovecot: Dovecot, smtp_relay: SmtpRelay, new_user
 ) -> None:
@@ -47,14 +62,7 @@ def test_the_desk_waits_with_idle_and_stops_on_sigterm(
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         time.sleep(1.5)  # connected and idling
-        join = make_join(games / "g1" / "game.json", "alice", keys["alice"])
-        raw = (f"From: {sender.address}\r\nTo: {referee.address}\r\nSubject: join\r\n"
-               f"Message-ID: <idle-test@example.test>\r\n\r\n").encode() + pretty(join)
-        Mailbox(dovecot, referee.name, referee.password).append(raw)
-        replies = Mailbox(dovecot, sender.name, sender.password)
-        deadline = time.monotonic() + 20
-        while replies.count() == 0 and time.monotonic() < deadline:
-            time.sleep(0.2)
+        replies = mail_join_and_wait(dovecot, games, keys, "alice", sender, referee, 20)
         # Answered long before the 300 s poll: IDLE woke the desk.
         assert replies.count() == 1, desk.stderr.read() if desk.poll() is not None else ""
         assert "accepted as entry #1" in str(replies.messages()[0]["Subject"])
@@ -127,14 +135,7 @@ def test_without_idle_the_desk_polls(tmp_path: Path, dovecot: Dovecot, smtp_rela
     thread.start()
     try:
         time.sleep(0.5)
-        join = make_join(games / "g1" / "game.json", "bob", keys["bob"])
-        raw = (f"From: {sender.address}\r\nTo: {referee.address}\r\nSubject: join\r\n"
-               f"Message-ID: <poll-test@example.test>\r\n\r\n").encode() + pretty(join)
-        Mailbox(dovecot, referee.name, referee.password).append(raw)
-        replies = Mailbox(dovecot, sender.name, sender.password)
-        deadline = time.monotonic() + 10
-        while replies.count() == 0 and time.monotonic() < deadline:
-            time.sleep(0.2)
+        replies = mail_join_and_wait(dovecot, games, keys, "bob", sender, referee, 10)
         assert replies.count() == 1
     finally:
         desk.stopping = True

@@ -6,7 +6,6 @@ signature does). So it is kept out of every published file.
 
 from __future__ import annotations
 
-import json
 from email.utils import getaddresses
 from pathlib import Path
 
@@ -58,7 +57,3 @@ def store(root: Path, seat: str, address: str) -> str:
         known[seat] = bare
         gd.write(path(gd), pretty({"format": FORMAT, "seats": dict(sorted(known.items()))}))
         return bare
-
-
-def dumps(known: dict[str, str]) -> str:
-    return json.dumps(known, sort_keys=True)

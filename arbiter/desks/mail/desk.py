@@ -293,14 +293,13 @@ class MailDesk:
             # A duplicate from a mail already answered: tell the sender, once.
             self._answer(key, letter, "duplicate", _rejection(outcome), game)
         # Every seat with an address: its own files, the new public lines.
-        head = json.loads(gd.public_state.read_bytes())
-        if head["seq"] != seq:
+        if state["seq"] != seq:
             record.close_round()  # a later entry's round supersedes this one's state mail
             return
-        over = head["status"] == "over"
+        over = state["status"] == "over"
         result = _result_section(gd.public_log) if over else ""
-        waiting = ", ".join(head["waiting_for"]) or "nobody"
-        for seat_name in head["seats"]:
+        waiting = ", ".join(state["waiting_for"]) or "nobody"
+        for seat_name in state["seats"]:
             address = known.get(seat_name)
             if not address:
                 continue

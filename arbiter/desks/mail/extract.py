@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from email import policy
-from email.message import EmailMessage, Message
+from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 
@@ -165,9 +165,3 @@ def _arbiter_file(data: bytes) -> str | None:
     game = obj.get("game")
     return game if isinstance(game, str) else ""
 
-
-def as_message(raw: bytes) -> EmailMessage:
-    """Parse raw bytes as an ``EmailMessage`` (tests and the player side)."""
-    parsed = BytesParser(policy=policy.default).parsebytes(raw)
-    assert isinstance(parsed, EmailMessage)
-    return parsed
