@@ -56,6 +56,12 @@ def new(
         "in referee/key). Its public half is published in game.json.",
         metavar="KEY",
     ),
+    sealed: bool = typer.Option(
+        False,
+        "--sealed",
+        help="Seal each seat's files to its SSH key with age, for play in a shared "
+        "repository (docs/sealing.md).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create a game folder; publish only a commitment to the secret seed."""
@@ -63,6 +69,13 @@ def new(
 
     out = Output(as_json)
     mail_to = _pairs(email, "--email")
+    if mail_to and sealed:
+        from arbiter.core.errors import UsageError
+
+        raise UsageError(
+            "--sealed is for shared repositories; the mail desk already sends each seat only "
+            "its own files: choose one"
+        )
     if mail_to:  # checked before the folder exists: a typo must not leave half a game
         from arbiter.core.errors import UsageError
         from arbiter.desks.mail.addresses import normalise
@@ -81,6 +94,7 @@ def new(
         game_id=game_id,
         created=now_utc(),
         referee_key=referee_key,
+        sealed=sealed,
     )
     if mail_to:
         from arbiter.desks.mail.addresses import store
@@ -106,7 +120,13 @@ def new(
             f"{folder / 'game.json'} --seat NAME --key KEY -o join.json` and sends the file"
         )
     else:
-        out.line(f"next: players read {folder / 'players'}/<seat>/state.json and send moves")
+        name = "state.json.age" if sealed else "state.json"
+        out.line(f"next: players read {folder / 'players'}/<seat>/{name} and send moves")
+    if sealed:
+        out.line(
+            "sealed: each seat's files are age files only its key opens; keep this folder "
+            "out of the shared repository (`arbiter git run` publishes it)"
+        )
 
 
 def submit(

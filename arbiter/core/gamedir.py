@@ -136,6 +136,23 @@ class GameDir:
     def seat_log(self, seat: str) -> Path:
         return self.root / "players" / seat / "log.md"
 
+    # a sealed game (docs/sealing.md): age files in place of the seat's plain files
+    def sealed_state(self, seat: str) -> Path:
+        return self.root / "players" / seat / "state.json.age"
+
+    def sealed_log(self, seat: str) -> Path:
+        return self.root / "players" / seat / "log.md.age"
+
+    @property
+    def sealed_index(self) -> Path:
+        """The referee's signed list of the sealed files at the chain head (public)."""
+        return self.root / "public" / "sealed.json"
+
+    @property
+    def sealed_record(self) -> Path:
+        """Private: for each sealed file, the digests of what it holds and of its bytes."""
+        return self.referee / "sealed.json"
+
     # private until reveal
     @property
     def referee(self) -> Path:
@@ -221,8 +238,10 @@ class GameDir:
         files = [self.manifest, self.chain, self.public_state, self.public_log]
         files += [self.secret, self.lockfile, self.referee_signed, self.referee_key]
         files += [self.referee_key_path, self.reveal_record, self.reveal_signed]
+        files += [self.sealed_index, self.sealed_record]
         for seat in seats:
             files += [self.seat_state(seat), self.seat_log(seat)]
+            files += [self.sealed_state(seat), self.sealed_log(seat)]
         for path in files:
             if path.exists() and not path.is_file():
                 raise Tampered(
@@ -313,11 +332,12 @@ class GameDir:
         read means no writer replaced any of them meanwhile.
         """
         paths = [self.manifest, self.chain, self.public_state, self.public_log]
-        paths += [self.reveal_record, self.reveal_signed]
+        paths += [self.reveal_record, self.reveal_signed, self.sealed_index]
         players = self.root / "players"
         if players.is_dir():
             for folder in sorted(players.iterdir()):
                 paths += [folder / "state.json", folder / "log.md"]
+                paths += [folder / "state.json.age", folder / "log.md.age"]
         out = []
         for path in paths:
             try:

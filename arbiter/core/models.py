@@ -126,6 +126,9 @@ class Manifest(_ManifestTerms):
     format: Literal["arbiter.game/2"]
     referee: PublicKey
     """The referee's public key: it signs a receipt for every accepted file."""
+    sealed: bool = False
+    """True (`arbiter new --sealed`): each seat's files are age files sealed to its key,
+    for play in a shared repository (docs/sealing.md). Absent means false."""
 
 
 class JoinFileV1(Strict):
@@ -176,6 +179,25 @@ class Receipt(Strict):
     """That entry's hash: it fixes every entry before it too."""
     digest: Digest
     """Digest of the accepted file (the chain entry's `digest`)."""
+    signature: Armored
+    """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
+
+
+class SealedIndex(Strict):
+    """`public/sealed.json` of a sealed game (namespace arbiter-sealed): which sealed file
+    the referee published for each seat at this chain head, by the digest of its bytes.
+
+    Anyone checks it without a key; a seat holder who decrypts a file it lists can prove
+    what the referee told them at that entry (docs/sealing.md)."""
+
+    format: Literal["arbiter.sealed/1"]
+    game: GameId
+    seq: int = Field(ge=0)
+    """The chain head's entry number."""
+    head: Digest
+    """The chain head's hash."""
+    files: dict[str, Digest]
+    """Each sealed file's path in the game folder, and sha256 of its bytes."""
     signature: Armored
     """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
 
@@ -279,6 +301,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "join": JoinFile,
     "join-v1": JoinFileV1,
     "receipt": Receipt,
+    "sealed-index": SealedIndex,
     "move": MoveFile,
     "chain-entry": ChainEntry,
     "state": StateFile,

@@ -142,3 +142,22 @@ def write_all(gd: GameDir, files: dict[Path, bytes]) -> list[Path]:
     for folder in folders:
         fsync_dir(folder)
     return written
+
+
+def write_outputs(
+    gd: GameDir, manifest: dict[str, Any], files: dict[Path, bytes], seq: int, head: str
+) -> list[Path]:
+    """Write the published files of entry ``seq``; return those written.
+
+    In a sealed game each seat's files are sealed to its key first, and the referee's
+    signed index of them comes last (``arbiter.core.sealed_files``).
+    """
+    from arbiter.core import sealed_files
+
+    if not sealed_files.is_sealed_game(manifest):
+        return write_all(gd, files)
+    rest, written = sealed_files.write_sealed(gd, manifest, files)
+    rest = {path: data for path, data in rest.items() if path != gd.sealed_index}
+    written += write_all(gd, rest)
+    written += write_all(gd, {gd.sealed_index: sealed_files.index(gd, manifest, seq, head)})
+    return written

@@ -34,7 +34,7 @@ from arbiter.core.errors import (
 from arbiter.core.formats import JOIN_FOR_MANIFEST, MANIFEST_FORMAT, REVEAL_FORMAT, SEAT_ID
 from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import classify, load_manifest, seat_keys
-from arbiter.core.publish import Rebuilt, outputs, rebuild, write_all
+from arbiter.core.publish import Rebuilt, outputs, rebuild, write_outputs
 from arbiter.core.rng import commitment
 from arbiter.core.safeio import open_nofollow_read
 from arbiter.core.schemas import validate
@@ -107,6 +107,7 @@ def new_game(
     secret: bytes | None = None,
     referee_key: Path | None = None,
     referee_seed: bytes | None = None,
+    sealed: bool = False,
 ) -> dict[str, Any]:
     """Create a game folder publishing only a commitment to a fresh secret.
 
@@ -114,6 +115,7 @@ def new_game(
     timestamp the CLI supplies (the core never reads the clock). ``referee_key`` is the
     referee's own private key (its public half goes into game.json); without it a new
     Ed25519 key is made as ``referee/key`` (from ``referee_seed`` for reproducible demos).
+    ``sealed``: each seat's files are age files sealed to its key (docs/sealing.md).
     """
     from arbiter.core.signing import keygen, public_key_of, read_public_key
 
@@ -145,6 +147,8 @@ def new_game(
     referee_public = public_key_of(referee_key) if referee_key is not None else None
     if referee_public is not None and referee_public in keys:
         raise UsageError("the referee's key is a player's key: the referee needs a key of its own")
+    if sealed:
+        _check_sealable(names, keys, referee_key, referee_public)
     options = engine.parse_options(dict(raw_options))
     engine.check_seats(options, len(seats))
     secret = secret if secret is not None else os.urandom(32)
@@ -168,6 +172,8 @@ def new_game(
         "join": join,
         "created": created,
     }
+    if sealed:
+        manifest["sealed"] = True
     validate("manifest", manifest, "game.json")
     manifest_digest = digest(manifest)
     table = Table(manifest, engine, secret)
@@ -177,8 +183,40 @@ def new_game(
     gd.write(gd.lockfile, b"")
     gd.write(gd.manifest, pretty(manifest))
     gd.write(gd.chain, chainlib.line(genesis))
-    write_all(gd, outputs(gd, manifest, table, [lines], 0, genesis["hash"], None))
+    files = outputs(gd, manifest, table, [lines], 0, genesis["hash"], None)
+    write_outputs(gd, manifest, files, 0, genesis["hash"])
     return manifest
+
+
+def _check_sealable(
+    names: list[str], keys: list[str], referee_key: Path | None, referee_public: str | None
+) -> None:
+    """Refuse a sealed game whose keys age cannot encrypt to, or whose referee key cannot
+    decrypt sealed move files (it must be an unprotected private key file)."""
+    from arbiter.core import sealing
+
+    for name, key in zip(names, keys, strict=True):
+        problem = sealing.recipient_problem(key)
+        if problem is not None:
+            raise UsageError(
+                f"seat {name}: {problem}, so its files cannot be sealed: "
+                "give that player's Ed25519 or RSA key"
+            )
+    if referee_key is not None and referee_public is not None:
+        problem = sealing.recipient_problem(referee_public)
+        if problem is not None:
+            raise UsageError(f"--referee-key: {problem}: use an Ed25519 or RSA key")
+        sealing.load_identity(referee_key.expanduser())
+
+
+def unseal_submission(root: Path, data: bytes, what: str) -> bytes:
+    """Return a submitted file's plain bytes: a sealed one decrypted with the referee key."""
+    from arbiter.core import sealing
+
+    if not sealing.is_sealed(data):
+        return data
+    key = receipts.signing_key(GameDir(root))
+    return sealing.unpad(sealing.unseal(data, key, what, for_referee=True))
 
 
 def _slug(name: str) -> str:
@@ -225,7 +263,7 @@ def heal(gd: GameDir) -> Present:
             repaired.append(gd.reveal_signed)
     table = rebuilt.table
     files = outputs(gd, manifest, table, rebuilt.lines, rebuilt.seq, rebuilt.head, record)
-    repaired += write_all(gd, files)
+    repaired += write_outputs(gd, manifest, files, rebuilt.seq, rebuilt.head)
     repaired += receipts.write(gd, manifest, rebuilt.chain)
     return Present(manifest, manifest_digest, rebuilt, record, repaired)
 
@@ -257,6 +295,7 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
         present = heal(gd)
         manifest, manifest_digest = present.manifest, present.manifest_digest
         rebuilt = present.rebuilt
+        data = unseal_submission(gd.root, data, what)
         obj = parse_strict(data, what)
         kind = classify(obj, what)
         if obj["game"] != manifest["game"]:
@@ -304,7 +343,7 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
         # derived from it (views, logs, the receipt), which ``heal`` redoes after a crash.
         gd.write(gd.referee_signed, signed_bytes)
         gd.write(gd.chain, chain_bytes)
-        write_all(gd, files | receipt)
+        write_outputs(gd, manifest, files | receipt, seq, entry["hash"])
         return Accepted(
             seq,
             kind,
@@ -414,5 +453,5 @@ def reveal(root: Path, force: bool = False) -> dict[str, Any]:
         # The record is the reveal's commit point: ``heal`` completes the rest after a crash.
         gd.write(gd.reveal_record, pretty(record))
         gd.write(gd.reveal_signed, _accepted_lines(gd, rebuilt.seq + 1))
-        write_all(gd, files)
+        write_outputs(gd, manifest, files, rebuilt.seq, rebuilt.head)
         return record

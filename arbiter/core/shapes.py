@@ -128,6 +128,10 @@ def _seat_ok(seat: Any) -> bool:
 
 def manifest_ok(obj: Any) -> bool:
     """Return whether ``obj`` is a well-formed manifest (``game.json``, version 2)."""
+    if isinstance(obj, dict) and "sealed" in obj:  # optional: a sealed game (docs/sealing.md)
+        if type(obj["sealed"]) is not bool:
+            return False
+        obj = {key: value for key, value in obj.items() if key != "sealed"}
     return (
         isinstance(obj, dict)
         and tuple(sorted(obj)) == _MANIFEST_KEYS

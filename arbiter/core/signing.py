@@ -33,6 +33,8 @@ NAMESPACE_JOIN = "arbiter-join"
 NAMESPACE_ENTROPY = "arbiter-entropy"
 # The referee signs a receipt for every accepted file (docs/receipts.md).
 NAMESPACE_RECEIPT = "arbiter-receipt"
+# The referee signs the index of a sealed game's per-seat files (docs/sealing.md).
+NAMESPACE_SEALED = "arbiter-sealed"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign
