@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arbiter.core.canonical import pretty
+from arbiter.core.formats import MOVE_FORMAT
 from arbiter.core.gamedir import GameDir, atomic_write
 from arbiter.core.rng import Rng
 from arbiter.core.table import Table
@@ -51,15 +52,18 @@ def play(
     max_files: int = 100_000,
     batch: bool = True,
     reveal_at_end: bool = True,
+    sealed: bool = False,
 ) -> SelfPlay:
     """Create ``root/{keys,game,moves}`` and play a full game with random bots.
 
     The referee's secret, the join entropies and the bots' choices all derive from
     ``seed``, so the same seed plays the same game. With ``batch`` each move file carries
     the bot's decisions up to the next information barrier or the next seat's turn, as a
-    player would send a whole turn; otherwise one decision per file.
+    player would send a whole turn; otherwise one decision per file. ``sealed``: a sealed
+    game (docs/sealing.md), whose bots open their sealed state files with their keys and
+    seal their move files to the referee, as players in a shared repository do.
     """
-    from arbiter.core.player import load_state, make_join, make_move
+    from arbiter.core.player import load_state, make_join, make_move, seal_move
     from arbiter.core.referee import new_game, reveal, submit
     from arbiter.core.signing import keygen
 
@@ -81,11 +85,15 @@ def play(
         secret=_derive(seed, "secret"),
         game_id=game_id,
         referee_seed=_derive(seed, "referee"),
+        sealed=sealed,
     )
     gd = GameDir(run.game)
 
     def send(path: Path, obj: dict) -> None:
-        atomic_write(path, pretty(obj), mode=0o644)
+        data = pretty(obj)
+        if sealed and obj["format"] == MOVE_FORMAT:
+            path, data = path.with_name(path.name + ".age"), seal_move(obj, gd.manifest)
+        atomic_write(path, data, mode=0o644)
         submit(run.game, path.read_bytes(), path.name)
         run.files += 1
 
@@ -100,7 +108,10 @@ def play(
         if public["status"] != "playing":
             break
         seat = public["prompt"]["seat"]
-        state = load_state(gd.seat_state(seat))
+        if sealed:
+            state = load_state(gd.sealed_state(seat), run.keys / seat)
+        else:
+            state = load_state(gd.seat_state(seat))
         actions = [choices.choice(state["legal"])]
         if batch:
             actions = _plan_batch(shadow, seat, state["seq"] + 1, actions[0], choices)

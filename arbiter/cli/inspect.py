@@ -72,13 +72,24 @@ def verify(
         help="A receipt from the referee (repeatable): its entry must be in the chain.",
         metavar="RECEIPT",
     ),
+    seat: str | None = typer.Option(
+        None, "--seat", "-s", help="In a sealed game: also open this seat's files (with --key)."
+    ),
+    key: Path | None = typer.Option(
+        None, "--key", "-k", help="That seat's private key, which opens its sealed files."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Check a game folder; after reveal, replay it and compare every published byte."""
+    from arbiter.core.errors import UsageError
+    from arbiter.core.replay import SeatKey
     from arbiter.core.replay import verify as check
 
     out = Output(as_json)
-    report = check(folder, receipts=receipt)
+    if (seat is None) != (key is None):
+        raise UsageError("--seat and --key go together: give the seat and its private key")
+    seat_key = SeatKey(seat, key) if seat is not None and key is not None else None
+    report = check(folder, receipts=receipt, seat_key=seat_key)
     if as_json:
         out.json(
             {

@@ -14,12 +14,17 @@ from arbiter.cli.output import Output
 
 def _write(path: Path, obj: dict[str, Any]) -> None:
     from arbiter.core.canonical import pretty
+
+    _write_bytes(path, pretty(obj))
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
     from arbiter.core.errors import UsageError
     from arbiter.core.gamedir import atomic_write
 
-    if path.exists():
+    if path.exists() or path.is_symlink():
         raise UsageError(f"{path} already exists: choose another -o file")
-    atomic_write(path, pretty(obj))
+    atomic_write(path, data)
 
 
 def join(
@@ -49,7 +54,13 @@ def _engine_for(state: dict[str, Any]) -> Any:
 
 def moves(
     state_file: Path = typer.Argument(
-        ..., help="Your players/<seat>/state.json.", metavar="STATE-FILE"
+        ..., help="Your players/<seat>/state.json (or state.json.age).", metavar="STATE-FILE"
+    ),
+    key: Path | None = typer.Option(
+        None, "--key", "-k", help="Your private key: opens a sealed (.age) state file."
+    ),
+    identity: Path | None = typer.Option(
+        None, "--identity", "-i", help="The private key that opens a sealed file, if not --key."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
 ) -> None:
@@ -57,7 +68,7 @@ def moves(
     from arbiter.core.player import load_state
 
     out = Output(as_json)
-    state = load_state(state_file)
+    state = load_state(state_file, identity or key)
     legal = state["legal"] or []
     if as_json:
         out.json(legal)
@@ -83,7 +94,7 @@ def moves(
 
 def move(
     state_file: Path = typer.Argument(
-        ..., help="Your players/<seat>/state.json.", metavar="STATE-FILE"
+        ..., help="Your players/<seat>/state.json (or state.json.age).", metavar="STATE-FILE"
     ),
     key: Path = typer.Option(
         ..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."
@@ -92,6 +103,23 @@ def move(
         ..., "--action", "-a", help="A decision as JSON (repeat for a batch)."
     ),
     output: Path = typer.Option(..., "-o", "--output", help="Move file to write."),
+    identity: Path | None = typer.Option(
+        None,
+        "--identity",
+        "-i",
+        help="The private key that opens a sealed state file, if not --key (ssh-agent cannot).",
+    ),
+    seal: bool = typer.Option(
+        False,
+        "--seal",
+        help="Write OUTPUT.age sealed to the referee's key (a shared repository: nobody "
+        "else may read your decisions).",
+    ),
+    manifest: Path | None = typer.Option(
+        None,
+        "--manifest",
+        help="The game's game.json, for --seal (default: the one above the state file).",
+    ),
 ) -> None:
     """Build a move file against your state file's head and sign it."""
     from arbiter.core.player import (
@@ -99,17 +127,28 @@ def move(
         first_action_warning,
         load_state,
         make_move,
+        manifest_beside,
         parse_actions,
+        seal_move,
     )
     from arbiter.core.safeio import visible
 
-    state = load_state(state_file)
+    state = load_state(state_file, identity or key)
     check_key_for_state(state_file, state, key)
     actions = parse_actions(action)
     warning = first_action_warning(state, actions)
     if warning:
         sys.stderr.write(f"arbiter: warning: {visible(warning)}\n")
-    _write(output, make_move(state, key, actions))
+    move_file = make_move(state, key, actions)
+    if seal:
+        target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")
+        _write_bytes(target, seal_move(move_file, manifest or manifest_beside(state_file)))
+        Output().line(
+            f"wrote {target} ({len(actions)} decision(s) after entry #{state['seq']}), sealed "
+            "to the referee: send it to the referee"
+        )
+        return
+    _write(output, move_file)
     Output().line(
         f"wrote {output} ({len(actions)} decision(s) after entry #{state['seq']}): send it to the referee"
     )
@@ -117,7 +156,13 @@ def move(
 
 def show(
     state_file: Path = typer.Argument(
-        ..., help="A state file (yours or public/state.json).", metavar="STATE-FILE"
+        ..., help="A state file (yours, sealed or not, or public/state.json).", metavar="STATE-FILE"
+    ),
+    key: Path | None = typer.Option(
+        None, "--key", "-k", help="Your private key: opens a sealed (.age) state file."
+    ),
+    identity: Path | None = typer.Option(
+        None, "--identity", "-i", help="The private key that opens a sealed file, if not --key."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the view as JSON."),
 ) -> None:
@@ -126,7 +171,7 @@ def show(
     from arbiter.core.player import load_state
 
     out = Output(as_json)
-    state = load_state(state_file)
+    state = load_state(state_file, identity or key)
     if as_json:
         out.json(state)
         return

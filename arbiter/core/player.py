@@ -18,13 +18,29 @@ from arbiter.core.safeio import shown
 from arbiter.core.schemas import validate
 
 
-def load_state(path: Path) -> dict[str, Any]:
-    """Read and validate a state file (a regular file of at most 1 MiB, not a symlink).
+def read_state_bytes(path: Path, identity: Path | None = None) -> bytes:
+    """Return a state file's bytes; a sealed one (``.age``) decrypted with ``identity``."""
+    from arbiter.core import sealing
+    from arbiter.core.safeio import read_input
+
+    data = read_input(path, f"state file {shown(path)}")
+    if not sealing.is_sealed(data):
+        return data
+    if identity is None:
+        raise UsageError(
+            f"{shown(path)} is sealed: pass your key with --key (or --identity) to open it"
+        )
+    return sealing.unpad(sealing.unseal(data, identity, f"state file {shown(path)}"))
+
+
+def load_state(path: Path, identity: Path | None = None) -> dict[str, Any]:
+    """Read and validate a state file (a regular file of at most 1 MiB, not a symlink);
+    a sealed one is decrypted with ``identity`` (a private SSH key file).
 
     Besides the schema, the fields the commands rely on must agree: a game being played
     has a prompt, and legal decisions belong to the prompted seat.
     """
-    state = read_json(path, "state file")
+    state = parse_strict(read_state_bytes(path, identity), "state file")
     validate("state", state, str(path))
     prompt = state["prompt"]
     if (state["status"] == "playing" and prompt is None) or (
@@ -135,13 +151,33 @@ def make_move(state: dict[str, Any], key: Path, actions: list[dict[str, Any]]) -
     return move
 
 
+def seal_move(move: dict[str, Any], manifest_path: Path) -> bytes:
+    """Return the move file sealed to the referee key named in the game's game.json."""
+    from arbiter.core import sealing
+    from arbiter.core.canonical import pretty
+
+    manifest = read_json(manifest_path, "game.json")
+    if not isinstance(manifest, dict) or manifest.get("game") != move["game"]:
+        raise UsageError(
+            f"{shown(manifest_path)} is not the game.json of game {move['game']}: "
+            "pass this game's with --manifest"
+        )
+    validate("manifest", manifest, str(manifest_path))
+    return sealing.seal(sealing.pad(pretty(move)), [manifest["referee"]])
+
+
+def manifest_beside(state_path: Path) -> Path:
+    """The game.json of the folder a state file sits in (players/<seat>/state.json)."""
+    return state_path.resolve().parent.parent.parent / "game.json"
+
+
 def check_key_for_state(state_path: Path, state: dict[str, Any], key: Path) -> None:
     """When the state file sits in its game folder, refuse a key that is not the seat's.
 
     A player who only received their state file (by mail) gets the referee's answer
     instead (exit 7).
     """
-    manifest_path = state_path.resolve().parent.parent.parent / "game.json"
+    manifest_path = manifest_beside(state_path)
     if state.get("seat") is None or not manifest_path.is_file():
         return
     try:

@@ -10,12 +10,13 @@ the length of the game.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from arbiter.core import joins, views
+from arbiter.core import joins, verify_sealed, views
 from arbiter.core import receipts as receipts_lib
 from arbiter.core.canonical import parse_strict, pretty, sha256_hex
 from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest
@@ -47,11 +48,14 @@ class Report:
 class _LogReader:
     """Compare a published log with regenerated lines, one entry at a time."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, data: bytes | None = None):
         self.path = path
+        if data is not None:  # a sealed log, decrypted
+            self.handle: IO[bytes] | None = io.BytesIO(data)
+            return
         # Binary lines: the buffer has a fixed size whatever the file's length.
         try:
-            self.handle: IO[bytes] | None = open(path, "rb")  # noqa: SIM115 (closed by finish)
+            self.handle = open(path, "rb")  # noqa: SIM115 (closed by finish)
         except FileNotFoundError:
             raise VerificationFailed(f"{path} is missing") from None
 
@@ -114,21 +118,37 @@ def _fail(message: str) -> VerificationFailed:
     return VerificationFailed(message)
 
 
-def verify(root: Path, signatures: bool = True, receipts: Iterable[Path] = ()) -> Report:
+@dataclass
+class SeatKey:
+    """A seat holder's key, to open that seat's sealed files (``verify --seat --key``)."""
+
+    seat: str
+    identity: Path
+
+
+def verify(
+    root: Path,
+    signatures: bool = True,
+    receipts: Iterable[Path] = (),
+    seat_key: SeatKey | None = None,
+) -> Report:
     """Check everything that can be checked; raise ``VerificationFailed`` at the first problem.
 
     Reads a consistent snapshot (``GameDir.consistent``). ``signatures=False`` skips only
     the signature checks (the benchmarks measure replay); ``receipts`` are referee
-    receipts whose entries must be in the chain.
+    receipts whose entries must be in the chain; ``seat_key`` opens one seat's sealed
+    files in a sealed game.
     """
     gd = GameDir(root)
     if not gd.root.is_dir():
         raise NotReady(f"{shown(gd.root)} is not a folder: give a game folder")
     paths = list(receipts)
-    return gd.consistent(lambda: _verify_once(gd, signatures, paths))
+    return gd.consistent(lambda: _verify_once(gd, signatures, paths, seat_key))
 
 
-def _verify_once(gd: GameDir, signatures: bool, receipt_paths: list[Path]) -> Report:
+def _verify_once(
+    gd: GameDir, signatures: bool, receipt_paths: list[Path], seat_key: SeatKey | None
+) -> Report:
     try:
         gd.check_links()
     except ArbiterError as exc:
@@ -145,16 +165,28 @@ def _verify_once(gd: GameDir, signatures: bool, receipt_paths: list[Path]) -> Re
     # Receipts first: a receipt the chain contradicts is the strongest finding there is.
     receipt_lines = receipts_lib.check(gd, manifest, manifest_digest, receipt_paths)
     report.revealed = gd.reveal_record.is_file()
+    sealed = bool(manifest.get("sealed", False))
+    if seat_key is not None and not sealed:
+        raise NotReady("--seat and --key open sealed files: this game is not sealed")
+    opened = None
+    if seat_key is not None:
+        opened = verify_sealed.open_seat(gd, manifest, seat_key.seat, seat_key.identity)
     if report.revealed:
-        _replay(gd, manifest, manifest_digest, engine, report, signatures)
+        _replay(gd, manifest, manifest_digest, engine, report, signatures, seat_key, opened)
     else:
-        _public_only(gd, manifest, manifest_digest, engine, report)
+        _public_only(gd, manifest, manifest_digest, engine, report, seat_key, opened)
     report.checks += receipt_lines
     return report
 
 
 def _public_only(
-    gd: GameDir, manifest: dict[str, Any], manifest_digest: str, engine: Any, report: Report
+    gd: GameDir,
+    manifest: dict[str, Any],
+    manifest_digest: str,
+    engine: Any,
+    report: Report,
+    seat_key: SeatKey | None,
+    opened: tuple[bytes, bytes] | None,
 ) -> None:
     """Check links, the public log against the chain summaries, and the state files."""
     title = engine.info.title
@@ -175,9 +207,16 @@ def _public_only(
     public_log.expect(footer, "in its result section")
     public_log.finish("after the last entry")
     report.checks.append("public log: exactly the chain's public summaries")
-    for seat in seat_keys(manifest):
-        _state(gd.seat_state(seat), f"players/{seat}/state.json", head, seq)
-    report.checks.append("state files: well formed and at the chain head")
+    if manifest.get("sealed", False):
+        report.checks += verify_sealed.check_index(gd, manifest, head, seq)
+        if seat_key is not None and opened is not None:
+            report.checks += verify_sealed.check_seat_at_head(
+                manifest, title, engine.info.score_columns, seat_key.seat, opened, head, seq, public
+            )
+    else:
+        for seat in seat_keys(manifest):
+            _state(gd.seat_state(seat), f"players/{seat}/state.json", head, seq)
+        report.checks.append("state files: well formed and at the chain head")
     report.checks.append(
         "seed and private files not revealed yet: replay possible after `arbiter reveal`"
     )
@@ -266,8 +305,16 @@ def _replay(
     engine: Any,
     report: Report,
     signatures: bool,
+    seat_key: SeatKey | None = None,
+    opened: tuple[bytes, bytes] | None = None,
 ) -> None:
-    """Re-derive, re-check and replay everything, comparing each published byte."""
+    """Re-derive, re-check and replay everything, comparing each published byte.
+
+    In a sealed game the seats' files cannot be read without their keys: the signed index
+    and the headers are checked, and the files of the seat whose key is given are
+    compared byte for byte with the replay.
+    """
+    sealed = bool(manifest.get("sealed", False))
     try:
         record = parse_strict(gd.reveal_record.read_bytes(), "reveal/reveal.json")
         validate("reveal", record, "reveal/reveal.json")
@@ -280,9 +327,11 @@ def _replay(
     keys = seat_keys(manifest)
     table = Table(manifest, engine, secret)
     title = engine.info.title
-    logs = {None: _LogReader(gd.public_log)} | {
-        seat: _LogReader(gd.seat_log(seat)) for seat in table.seats
-    }
+    logs = {None: _LogReader(gd.public_log)}
+    if not sealed:
+        logs |= {seat: _LogReader(gd.seat_log(seat)) for seat in table.seats}
+    elif seat_key is not None and opened is not None:
+        logs[seat_key.seat] = _LogReader(gd.sealed_log(seat_key.seat), opened[1])
     for seat, reader in logs.items():
         reader.expect(views.log_header(manifest, title, seat), "in its header")
     records = Records(gd.reveal_signed)
@@ -345,15 +394,34 @@ def _replay(
         footer = views.log_footer(outcome_json, dict(record), engine.info.score_columns)
         reader.expect(footer, "in its result section")
         reader.finish("after the last entry")
-    report.checks.append("logs: public and every seat's log identical to the replay")
+    readers = ", ".join("public" if seat is None else seat for seat in logs)
+    report.checks.append(
+        f"logs: {readers} identical to the replay"
+        if sealed
+        else "logs: public and every seat's log identical to the replay"
+    )
+    if sealed:
+        report.checks += verify_sealed.check_index(gd, manifest, head, seq)
     for seat in [None, *table.seats]:
+        if sealed and seat is not None and (seat_key is None or seat != seat_key.seat):
+            continue
         path = gd.public_state if seat is None else gd.seat_state(seat)
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            raise _fail(f"{path} is missing") from None
+        if sealed and seat is not None and opened is not None:
+            path, data = gd.sealed_state(seat), opened[0]
+        else:
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                raise _fail(f"{path} is missing") from None
         if data != views.state_bytes(table, seat, seq, head):
             raise _fail(f"{path} differs from the replay at the final entry #{seq}")
-    report.checks.append("state files: public and every seat's identical to the replay")
+    report.checks.append(
+        "state files: "
+        + (
+            f"{readers} identical to the replay"
+            if sealed
+            else "public and every seat's identical to the replay"
+        )
+    )
     report.replayed = True
     report.status = "over" if table.over else ("playing" if table.started else "joining")

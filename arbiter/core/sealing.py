@@ -134,8 +134,8 @@ def unseal(data: bytes, identity: Path, what: str, *, for_referee: bool = False)
                     "seal it with `arbiter move --seal` from your copy of this game"
                 ) from None
             raise UsageError(
-                f"{what} is not sealed to {shown(identity)}: pass the key of the seat it is "
-                "for with --identity"
+                f"{what} is not sealed to {shown(identity)}: use the private key of the seat "
+                "it is for"
             ) from None
         raise MalformedInput(f"{what} is a damaged age file: ask for a fresh copy") from None
 
