@@ -1,0 +1,575 @@
+"""``arbiter git run``: the referee of a shared repository, one round at a time.
+
+A loop around ``core.referee.submit``. One round:
+
+1. fetch the branch; if the commit the desk pushed last is no longer an ancestor of the
+   remote head (someone force-pushed), start with a merge of both that restores the
+   game folder; else, if the repository's game folder (outside the inbox) differs from
+   what the referee's private folder says it is, start with a commit that rebuilds it;
+2. take the inbox files in the order they were added (``inbox.py``) and judge each:
+   a link or other non-file is refused, a plain move in a sealed game is refused, the
+   rest goes to ``submit``; each gets a text receipt (``receipts.py``);
+3. one commit per accepted entry ("entry #N: move by alice"), the rejections riding in
+   the next one (or in a final "inbox: N file(s) rejected"), each removing its files
+   from the inbox;
+4. push as a fast-forward; when the remote refuses (someone pushed meanwhile) fetch,
+   rebuild the same commits on the new head and try again, waiting a little longer each
+   time. Never a forced push. The clone ends at the pushed commit.
+
+The published game folder always comes from the referee's own folder (``--secret-dir``),
+never from the repository: only inbox files are read from it, as blobs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import signal
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arbiter.core.canonical import parse_strict
+from arbiter.core.errors import (
+    ArbiterError,
+    Duplicate,
+    MalformedInput,
+    SchemaViolation,
+    UsageError,
+)
+from arbiter.core.gamedir import GameDir, pause
+from arbiter.core.referee import submit
+from arbiter.core.safeio import shown
+from arbiter.desks.git import inbox, receipts, trees
+from arbiter.desks.git.plumbing import Entry, Git, GitFailed
+
+# A sealed move file is a few KiB; anything far larger is refused without reading it.
+MAX_BLOB = 2 * 1024 * 1024
+BACKOFF = 0.05
+PUSH_TRIES = 8
+PLAIN_MOVE = (
+    "plain move files in a sealed game expose private decisions to the other players: "
+    "seal it with `arbiter move --seal`"
+)
+_AUTHOR = re.compile(r"\s*([^<>\n]*?)\s*<([^<>\s]+)>\s*")
+_PATH_PART = re.compile(r"[^\x00-\x1f/\\]+")
+
+
+@dataclass
+class Settings:
+    """What ``arbiter git run`` was told."""
+
+    repo: Path
+    game_path: str
+    secret_dir: Path
+    remote: str = "origin"
+    branch: str | None = None
+    push: bool = False
+    author: str | None = None
+    interval: float = 30.0
+
+
+@dataclass
+class Handled:
+    """One inbox file's fate."""
+
+    file: str
+    line: str
+    accepted: bool = False
+    entry: int | None = None
+    seat: str | None = None
+    kind: str | None = None
+    sealed_to: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Planned:
+    """A commit to make on whatever base the push finds: message, the published game
+    folder after it, and the inbox entries (path, blob) handled up to it."""
+
+    message: str
+    files: dict[str, str]
+    handled: frozenset[tuple[str, str]]
+
+
+@dataclass
+class Round:
+    """What one round did (``--json`` prints it)."""
+
+    remote_head: str | None = None
+    files: list[Handled] = field(default_factory=list)
+    commits: list[dict[str, str]] = field(default_factory=list)
+    pushed: str | None = None
+    retries: int = 0
+    restored: bool = False
+    repaired: list[str] = field(default_factory=list)
+    opening: str | None = None
+    """The first line of a restore, publish, update or repair commit that opened the round."""
+
+    def as_dict(self) -> dict[str, Any]:
+        out = dict(self.__dict__)
+        out["files"] = [f.as_dict() for f in self.files]
+        return out
+
+
+class GitDesk:
+    """The desk for one game in one repository."""
+
+    def __init__(self, settings: Settings, *, allow_unsealed: bool = False):
+        self.settings = settings
+        self.allow_unsealed = allow_unsealed  # the desk's own unit tests only
+        self.stopping = threading.Event()
+        self.git: Git
+        self.gd: GameDir
+        self.manifest: dict[str, Any] = {}
+        self.branch = ""
+        self.who = ("", "")
+        self.hasher: trees.Hasher
+        self.prepared = False
+
+    # -- checks before anything is written ----------------------------------------------
+    def prepare(self) -> None:
+        """Check the settings; raise a one-line ``UsageError`` (nothing written) if unsafe."""
+        if self.prepared:
+            return
+        s = self.settings
+        self.game_path = clean_game_path(s.game_path)
+        if not s.repo.is_dir():
+            raise UsageError(f"{shown(s.repo)} is not a folder: pass the referee's git clone")
+        git = Git(s.repo)
+        done = git.run(["rev-parse", "--is-inside-work-tree", "--show-toplevel"], check=False)
+        lines = done.stdout.decode("utf-8", "surrogateescape").split("\n")
+        if done.returncode != 0 or lines[0] != "true":
+            raise UsageError(f"{shown(s.repo)} is not a git work tree: pass the referee's clone")
+        top = Path(lines[1]).resolve()
+        self.git = Git(top)
+        secret = s.secret_dir.expanduser().resolve()
+        if secret == top or top in secret.parents or secret in top.parents:
+            raise UsageError(
+                f"the referee's folder {shown(s.secret_dir)} lies inside the repository (or holds "
+                "it): keep it outside, it holds the secret and every seat's private record"
+            )
+        self.gd = GameDir(secret)
+        self.manifest = _sealed_manifest(self.gd, self.allow_unsealed)
+        if not self.gd.secret.is_file():
+            raise UsageError(
+                f"{shown(s.secret_dir)} has no referee/secret: pass the referee's own game folder"
+            )
+        if not git.ok("remote", "get-url", s.remote):
+            raise UsageError(f"the clone has no remote {s.remote!r}: pass --remote")
+        self.branch = s.branch or _current_branch(self.git)
+        if not self.git.ok("check-ref-format", f"refs/heads/{self.branch}"):
+            raise UsageError(f"{self.branch!r} is not a branch name: pass --branch")
+        self.who = parse_author(s.author, self.manifest["game"])
+        self.hasher = trees.Hasher(self.git)
+        git_dir = Path(self.git.text("rev-parse", "--absolute-git-dir"))
+        self.index = git_dir / "arbiter-desk.index"
+        self.prepared = True
+
+    # -- the loop ------------------------------------------------------------------------
+    def run(self, once: bool = False, report: Any = None) -> int:
+        """Run rounds until stopped (SIGINT, SIGTERM, or ``stopping``); ``once``: one round.
+
+        ``report(round)`` is called after each round; ``report_error(exc)`` on a failed one
+        in a loop (the loop goes on; with ``once`` the error is raised).
+        """
+        self.prepare()
+        main = threading.current_thread() is threading.main_thread()
+        signals = (signal.SIGTERM, signal.SIGINT) if main and not once else ()
+        previous = {sig: signal.signal(sig, self._stop) for sig in signals}
+        rounds = 0
+        try:
+            while not self.stopping.is_set():
+                try:
+                    result = self.round()
+                except ArbiterError as exc:
+                    if once or isinstance(exc, UsageError) or report is None:
+                        raise
+                    report(None, exc)
+                else:
+                    if report is not None:
+                        report(result, None)
+                rounds += 1
+                if once:
+                    break
+                self.stopping.wait(self.settings.interval)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        return rounds
+
+    def _stop(self, signum: int, frame: Any) -> None:
+        self.stopping.set()
+
+    # -- one round -----------------------------------------------------------------------
+    def round(self) -> Round:
+        """Fetch, judge the inbox, commit, push (with ``push``)."""
+        self.prepare()
+        with self._locked():
+            return self._round()
+
+    def _round(self) -> Round:
+        s = self.settings
+        result = Round()
+        record = receipts.Record.load(self.gd)
+        head = self.git.fetch(s.remote, self.branch)
+        result.remote_head = head
+        ours = record.commit if record.commit and self.git.commit_of(record.commit) else None
+        start = trees.snapshot(self.gd, self.hasher)
+        listing = self._listing(head)
+        waiting = (
+            inbox.in_order(
+                self.git, inbox.waiting(listing, self.game_path), head, ours, self.game_path
+            )
+            if head
+            else []
+        )
+        published_before = trees.outside_inbox(listing, self.game_path)
+        plans = self._judge_all(waiting, head, published_before, result)
+        for attempt in range(PUSH_TRIES):
+            commits = self._build(head, listing, start, plans, ours, record, result)
+            tip = commits[-1][0] if commits else head
+            if tip is None or tip == head:
+                if attempt == 0:
+                    self._check_out(head)
+                return result
+            result.commits = [{"commit": c, "message": m} for c, m in commits]
+            if not s.push:
+                self._check_out(tip)
+                return result
+            if self.git.push(s.remote, tip, self.branch):
+                result.pushed = tip
+                final = plans[-1].files if plans else start
+                receipts.Record(tip, trees.fingerprint(final)).save(self.gd)
+                self.git.run(["update-ref", f"refs/remotes/{s.remote}/{self.branch}", tip])
+                self._check_out(tip)
+                return result
+            result.retries += 1
+            pause(BACKOFF * (2**attempt))
+            head = self.git.fetch(s.remote, self.branch)
+            listing = self._listing(head)
+        raise GitFailed(
+            f"the push to {s.remote}/{self.branch} was refused {PUSH_TRIES} times (others keep "
+            "pushing): run the desk again; what it judged is kept and will be published"
+        )
+
+    def _listing(self, head: str | None) -> list[Entry]:
+        return self.git.ls_tree(head, self.game_path) if head else []
+
+    def _check_out(self, commit: str | None) -> None:
+        if commit is not None:
+            self.git.check_out(self.branch, commit)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """One desk at a time per referee folder (a cron job and a hand-started run)."""
+        folder = trees.desk_folder(self.gd)
+        self.gd.make_dirs(folder)
+        fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    # -- judging -------------------------------------------------------------------------
+    def _judge_all(
+        self,
+        waiting: list[Entry],
+        head: str | None,
+        published_before: dict[str, str],
+        result: Round,
+    ) -> list[Planned]:
+        """Judge each waiting file; return the commits to make."""
+        blobs = (
+            self.git.sizes_and_blobs([e.sha for e in waiting if e.regular], MAX_BLOB)
+            if waiting
+            else {}
+        )
+        plans: list[Planned] = []
+        handled: set[tuple[str, str]] = set()
+        pending: list[Handled] = []
+        for entry in waiting:
+            outcome = self._judge(entry, blobs.get(entry.sha), published_before)
+            handled.add((entry.path, entry.sha))
+            result.files.append(outcome)
+            pending.append(outcome)
+            if outcome.accepted:
+                title = f"entry #{outcome.entry}: {outcome.kind} by {outcome.seat}"
+                plans.append(
+                    Planned(_message(title, pending), self._snapshot(), frozenset(handled))
+                )
+                pending = []
+        if pending:
+            title = f"inbox: {len(pending)} file(s) rejected"
+            plans.append(Planned(_message(title, pending), self._snapshot(), frozenset(handled)))
+        return plans
+
+    def _snapshot(self) -> dict[str, str]:
+        return trees.snapshot(self.gd, self.hasher)
+
+    def _judge(self, entry: Entry, data: bytes | None, published: dict[str, str]) -> Handled:
+        name = inbox.name_of(entry, self.game_path)
+        what = f"inbox/{name}"
+        receipt = inbox.receipt_name(name)
+        try:
+            if not entry.regular:
+                kind = "a symbolic link" if entry.mode == "120000" else "not a regular file"
+                raise MalformedInput(
+                    f"{what} is {kind}: push the signed file itself into the inbox"
+                )
+            if data is None:
+                raise MalformedInput(
+                    f"{what} is larger than {MAX_BLOB // (1024 * 1024)} MiB: push only the move file"
+                )
+            if self.sealed and not _is_sealed(data):
+                _refuse_plain(data, what)
+        except ArbiterError as exc:  # the desk's own refusal: the reason is public
+            return self._rejected(what, receipt, receipts.rejection(exc), None)
+        try:
+            accepted = submit(self.gd.root, data, what)
+            return self._accepted(what, receipt, accepted.seq, accepted.kind, accepted.seat)
+        except Duplicate as exc:
+            if exc.entry is not None and not self._was_published(exc.entry, published):
+                # Accepted by an earlier round that never got pushed: finish it now.
+                seat, kind = self._entry(exc.entry)
+                return self._accepted(what, receipt, exc.entry, kind, seat)
+            error: ArbiterError = exc
+        except ArbiterError as exc:
+            error = exc
+        return self._rejected(what, receipt, receipts.rejection(error), self._seat_of(data, what))
+
+    @property
+    def sealed(self) -> bool:
+        return bool(self.manifest.get("sealed"))
+
+    def _accepted(self, what: str, receipt: str, seq: int, kind: str, seat: str) -> Handled:
+        line = f"accepted as entry #{seq} ({kind} by {seat})"
+        receipts.write(self.gd, receipt, line)
+        return Handled(what, line, True, seq, seat, kind)
+
+    def _rejected(self, what: str, receipt: str, line: str, seat: str | None) -> Handled:
+        if not self.sealed or seat is None:
+            receipts.write(self.gd, receipt, line)
+            return Handled(what, line, seat=seat)
+        from arbiter.core.sealing import pad, seal
+
+        key = {s["seat"]: s["key"] for s in self.manifest["seats"]}[seat]
+        head, _, _ = line.partition(": ")
+        public = f"{head}: the reason is sealed to {seat}: receipts/{receipt}.txt.age"
+        receipts.write(self.gd, receipt, public, seal(pad(line.encode() + b"\n"), [key]))
+        return Handled(what, public, seat=seat, sealed_to=seat)
+
+    def _was_published(self, seq: int, published: dict[str, str]) -> bool:
+        """Whether entry ``seq`` is already in the repository (its receipt, as ours)."""
+        path = f"receipts/entry-{seq}.json"
+        ours = (
+            self.hasher.ids([self.gd.receipt(seq)])[0] if self.gd.receipt(seq).is_file() else None
+        )
+        return ours is not None and published.get(path) == ours
+
+    def _entry(self, seq: int) -> tuple[str, str]:
+        from arbiter.core.canonical import digest
+        from arbiter.core.chain import iter_chain
+
+        for entry in iter_chain(self.gd.chain, digest(self.manifest)):
+            if entry["seq"] == seq:
+                return str(entry["seat"]), str(entry["kind"])
+        return "?", "file"
+
+    def _seat_of(self, data: bytes, what: str) -> str | None:
+        """The seat a rejected file names (to seal its reason to), or None if unknown."""
+        seats = {s["seat"] for s in self.manifest["seats"]}
+        try:
+            plain = _unseal(self.gd.root, data, what) if _is_sealed(data) else data
+            obj = parse_strict(plain, what)
+        except ArbiterError:
+            return None
+        seat = obj.get("seat") if isinstance(obj, dict) else None
+        return seat if isinstance(seat, str) and seat in seats else None
+
+    # -- building commits ----------------------------------------------------------------
+    def _build(
+        self,
+        head: str | None,
+        listing: list[Entry],
+        start: dict[str, str],
+        plans: list[Planned],
+        ours: str | None,
+        record: receipts.Record,
+        result: Round,
+    ) -> list[tuple[str, str]]:
+        """Make the round's commits on ``head``; return (commit, first line) in order."""
+        base, base_listing = head, listing
+        if ours is not None and base is None:
+            # The branch was deleted: start again from the referee's last commit.
+            base, base_listing = ours, self._listing(ours)
+        keep_all = inbox.waiting(base_listing, self.game_path)
+        in_repo = trees.outside_inbox(base_listing, self.game_path)
+        deleted = ours is not None and head is None
+        result.restored = deleted or (
+            ours is not None and base is not None and not self.git.is_ancestor(ours, base)
+        )
+        result.repaired = trees.changed(in_repo, start)
+        result.opening = None
+        made: list[tuple[str, str]] = []
+
+        def commit(
+            files: dict[str, str], keep: list[Entry], parents: list[str], message: str
+        ) -> None:
+            tree = trees.compose(
+                self.git, self.index, base, base_listing, self.game_path, files, keep
+            )
+            made.append(
+                (self.git.commit_tree(tree, parents, message, self.who), message.split("\n")[0])
+            )
+
+        if result.restored:
+            assert ours is not None and base is not None
+            title = "restore: the branch was rewritten; the referee's commits are restored"
+            commit(
+                start,
+                keep_all,
+                [base] if deleted else [base, ours],
+                _body(title, result.repaired),
+            )
+        elif result.repaired:
+            message = self._opening(in_repo, start, record, result.repaired)
+            commit(start, keep_all, [base] if base else [], message)
+        if made:
+            result.opening = made[0][1]
+        for plan in plans:
+            keep = [e for e in keep_all if (e.path, e.sha) not in plan.handled]
+            parent = made[-1][0] if made else base
+            commit(plan.files, keep, [parent] if parent else [], plan.message)
+        return made
+
+    def _opening(
+        self,
+        in_repo: dict[str, str],
+        start: dict[str, str],
+        record: receipts.Record,
+        names: list[str],
+    ) -> str:
+        """The message of a round's first commit when the game folder must change."""
+        if not in_repo:
+            return f"publish: game {self.manifest['game']} from the referee's record"
+        if record.published is not None and trees.fingerprint(in_repo) == record.published:
+            if "reveal/reveal.json" in start and "reveal/reveal.json" not in in_repo:
+                return _body(
+                    "reveal: the game is over; its secret and signed files are public", names
+                )
+            return _body("update: the referee's record changed (" + _few(names) + ")", names)
+        return _body(
+            "repair: files outside the inbox rebuilt from the referee's record ("
+            + _few(names)
+            + ")",
+            names,
+        )
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def clean_game_path(text: str) -> str:
+    """Check ``--game``: a folder path inside the repository, as git spells it."""
+    path = text.strip("/")
+    parts = path.split("/")
+    bad = [p for p in parts if p in ("", ".", "..", ".git") or not _PATH_PART.fullmatch(p)]
+    if not path or bad or text.startswith("/"):
+        raise UsageError(
+            f"--game {text[:80]!r} must be the game folder's relative path inside the "
+            "repository (like games/g1)"
+        )
+    return path
+
+
+def parse_author(text: str | None, game: str) -> tuple[str, str]:
+    """``"Name <email>"`` -> (name, email); the default names the referee of the game."""
+    if text is None:
+        return "arbiter referee", f"referee@{game}.invalid"
+    match = _AUTHOR.fullmatch(text)
+    if not match or not match.group(1):
+        raise UsageError(f"--author {text[:80]!r} must look like 'Name <email>'")
+    return match.group(1), match.group(2)
+
+
+def _current_branch(git: Git) -> str:
+    done = git.run(["symbolic-ref", "-q", "--short", "HEAD"], check=False)
+    if done.returncode != 0:
+        raise UsageError("the clone is not on a branch (detached HEAD): pass --branch")
+    return done.stdout.decode().strip()
+
+
+def _sealed_manifest(gd: GameDir, allow_unsealed: bool) -> dict[str, Any]:
+    from arbiter.core.ledger import load_manifest
+
+    if not gd.manifest.is_file():
+        raise UsageError(
+            f"{shown(gd.root)} is not a game folder (no game.json): pass the referee's own "
+            "folder made by `arbiter new ... --sealed`"
+        )
+    try:
+        manifest, _, _ = load_manifest(gd)
+    except ArbiterError as exc:
+        raise UsageError(f"{shown(gd.root)}: {exc.message}") from None
+    if manifest.get("sealed") is not True and not allow_unsealed:
+        raise UsageError(
+            f"{shown(gd.root)} is not a sealed game: unsealed games must not be played in a "
+            "shared repository (every player could read every hand); make it with "
+            "`arbiter new ... --sealed`"
+        )
+    return manifest
+
+
+def _is_sealed(data: bytes) -> bool:
+    from arbiter.core.sealing import is_sealed
+
+    return is_sealed(data)
+
+
+def _unseal(root: Path, data: bytes, what: str) -> bytes:
+    """The plaintext of a sealed submission, decrypted with the referee's key."""
+    from arbiter.core import referee
+
+    unseal_submission = getattr(referee, "unseal_submission", None)
+    if unseal_submission is not None:
+        return bytes(unseal_submission(root, data, what))
+    from arbiter.core.receipts import signing_key
+    from arbiter.core.sealing import unpad, unseal
+
+    return unpad(unseal(data, signing_key(GameDir(root)), what, for_referee=True))
+
+
+def _refuse_plain(data: bytes, what: str) -> None:
+    """In a sealed game only join files may come in plain: they hold nothing private."""
+    try:
+        obj = parse_strict(data, what)
+    except ArbiterError:
+        raise MalformedInput(
+            f"{what} is neither a sealed (age) file nor a join file: seal move files "
+            "with `arbiter move --seal`"
+        ) from None
+    fmt = obj.get("format") if isinstance(obj, dict) else None
+    if not (isinstance(fmt, str) and fmt.startswith("arbiter.join/")):
+        raise SchemaViolation(f"{what}: {PLAIN_MOVE}")
+
+
+def _few(names: list[str], limit: int = 6) -> str:
+    shown_names = ", ".join(names[:limit])
+    return shown_names + (f", and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _body(title: str, names: list[str]) -> str:
+    return title + ("\n\n" + "\n".join(names) if names else "")
+
+
+def _message(title: str, handled: list[Handled]) -> str:
+    return title + "\n\n" + "\n".join(f"{h.file}: {h.line}" for h in handled)
