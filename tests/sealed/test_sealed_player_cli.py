@@ -69,3 +69,11 @@ def test_move_seal_refuses_another_games_manifest(tmp_path):
     )
     assert result.returncode == 2 and "is not the game.json of game sealed-test" in result.stderr
     assert not (tmp_path / "m.json.age").exists()
+
+
+def test_the_mail_desk_refuses_a_sealed_game(tmp_path):
+    table = sealed_started(tmp_path, 2)
+    before = table.snapshot()
+    result = arbiter("mail", "seat", table.root, "alice", "alice@example.org")
+    assert result.returncode == 2 and "sealed" in result.stderr
+    assert table.snapshot() == before

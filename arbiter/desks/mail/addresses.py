@@ -49,6 +49,11 @@ def store(root: Path, seat: str, address: str) -> str:
     gd.require()
     with gd.locked():
         manifest, _, _ = load_manifest(gd)
+        if manifest.get("sealed", False):
+            raise UsageError(
+                "this game is sealed for a shared repository (its seats' files are age files): "
+                "the mail desk plays unsealed games, which it sends to each seat alone"
+            )
         seats = [s["seat"] for s in manifest["seats"]]
         if seat not in seats:
             raise UnknownSeat(f"seat {seat!r} is not in game {manifest['game']} (seats: {', '.join(seats)})")
