@@ -1,0 +1,1 @@
+"""Tests of the git desk against real git repositories on disk (see gitkit.py)."""
