@@ -41,6 +41,7 @@ def status(
         "waiting_for": state["waiting_for"],
         "prompt": state["prompt"],
         "revealed": revealed,
+        "sealed": bool(manifest.get("sealed", False)),
         "winners": state["outcome"]["winners"] if state["outcome"] else None,
     }
     if as_json:
@@ -48,6 +49,7 @@ def status(
         return
     out.line(
         f"game {info['game']} · {state['engine']['name']} {state['engine']['version']} · seats {', '.join(state['seats'])}"
+        + (" · sealed" if info["sealed"] else "")
     )
     out.line(f"status: {state['status']} after entry #{state['seq']} (head {state['head'][:19]}…)")
     if state["status"] == "joining":

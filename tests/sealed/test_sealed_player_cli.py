@@ -77,3 +77,10 @@ def test_the_mail_desk_refuses_a_sealed_game(tmp_path):
     result = arbiter("mail", "seat", table.root, "alice", "alice@example.org")
     assert result.returncode == 2 and "sealed" in result.stderr
     assert table.snapshot() == before
+
+
+def test_status_says_the_game_is_sealed(tmp_path):
+    table = sealed_started(tmp_path, 2)
+    result = arbiter("status", table.root, "--json")
+    assert json.loads(result.stdout)["sealed"] is True
+    assert "· sealed" in arbiter("status", table.root).stdout
