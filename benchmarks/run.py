@@ -88,12 +88,17 @@ def paired(
     return statistics.median(floors), statistics.median(times), statistics.median(ratios)
 
 
-def near_end_move(work: Path, engine: str, seats: int) -> tuple[Path, Path]:
-    """Return a game one decision before its end and a signed move that would end it."""
+def near_end_move(
+    work: Path, engine: str, seats: int, sealed: bool = False
+) -> tuple[Path, Path]:
+    """Return a game one decision before its end and a signed move that would end it
+    (``sealed``: a sealed game and a move file sealed to the referee, docs/sealing.md)."""
     from arbiter.bots import selfplay
+    from arbiter.core.player import seal_move
 
+    work.mkdir(parents=True, exist_ok=True)
     # One decision per file here, so the game can stop exactly one decision short.
-    total = play(work / "full", engine, seats, "bench", batch=False).decisions
+    total = play(work / "full", engine, seats, "bench", batch=False, sealed=sealed).decisions
 
     class Stop(Exception):
         pass
@@ -105,13 +110,20 @@ def near_end_move(work: Path, engine: str, seats: int) -> tuple[Path, Path]:
     partial = work / "partial"
     # The same seed replays the same game; stop one decision short of the end.
     with contextlib.suppress(Stop):
-        selfplay.play(partial, engine, seats, "bench", progress=stop_before_last, batch=False)
+        selfplay.play(
+            partial, engine, seats, "bench", progress=stop_before_last, batch=False, sealed=sealed
+        )
     game = GameDir(partial / "game")
     seat = load_state(game.public_state)["prompt"]["seat"]
-    state = load_state(game.seat_state(seat))
-    move = make_move(state, partial / "keys" / seat, [state["legal"][0]])
-    path = work / "move.json"
-    path.write_bytes(pretty(move))
+    key = partial / "keys" / seat
+    state = load_state(game.sealed_state(seat), key) if sealed else load_state(game.seat_state(seat))
+    move = make_move(state, key, [state["legal"][0]])
+    if sealed:
+        path = work / "move.json.age"
+        path.write_bytes(seal_move(move, game.manifest))
+    else:
+        path = work / "move.json"
+        path.write_bytes(pretty(move))
     return partial / "game", path
 
 
@@ -149,6 +161,25 @@ def main() -> None:
             f"submit (entry #{entries} of a {seats}-player game): {submit * 1000:.0f} ms = "
             f"{ratio:.2f}× the dependency floor ({floor * 1000:.0f} ms; median of the ratios "
             "of side-by-side runs); budget ≤ 1.5×"
+        )
+
+        # A sealed game seals every seat's files again after each entry (docs/sealing.md).
+        sealed_game, sealed_move = near_end_move(work / "sealed", engine, seats, sealed=True)
+
+        def fresh_sealed() -> None:
+            shutil.rmtree(scratch, ignore_errors=True)
+            shutil.copytree(sealed_game, scratch)
+
+        floor, sealed_submit, sealed_ratio = paired(
+            [python, "-c", "import typer, pydantic, jsonschema, cryptography, pyrage"],
+            [python, "-m", "arbiter", "submit", str(scratch), str(sealed_move)],
+            args.repeat,
+            fresh_sealed,
+        )
+        print(
+            f"sealed submit (a sealed game near its end, the move sealed to the referee): "
+            f"{sealed_submit * 1000:.0f} ms = {sealed_ratio:.2f}× the floor with pyrage "
+            f"({floor * 1000:.0f} ms); {sealed_submit / submit:.2f}× the plain submit"
         )
 
         rate, decisions = _playouts(engine, seats, seconds=3.0)
