@@ -209,6 +209,20 @@ class Engine(ABC):
     def action_schema(self) -> dict[str, Any]:
         """Return the JSON Schema of one decision (a tagged union on ``kind``)."""
 
+    # -- deadlines (DESIGN.md "Time enters at the edge", docs/tournaments.md) ------------
+    def default_action(self, state: Any, seat: str) -> Action:
+        """Return the decision a seat that missed its deadline takes under the ``pass``
+        policy: the engine's declared default for the prompt it faces (a legal decision,
+        the most passive one the rules allow). Its ruling is in docs/rulings/<game>.md.
+        """
+        raise NotImplementedError(f"{self.info.name} declares no default decision")
+
+    def provisional_outcome(self, state: Any) -> Outcome:
+        """Return the result as if the game ended now, scored as the final scoring would
+        count the present table (a forfeit ends a game early with it; the forfeiting seat
+        is then ranked last by the core)."""
+        raise NotImplementedError(f"{self.info.name} cannot score an unfinished game")
+
     # -- state as data -------------------------------------------------------------
     @abstractmethod
     def encode(self, state: Any) -> JSON:
