@@ -143,6 +143,7 @@ class World:
     seats: list[str]
     game: str = GAME
     players: dict[str, Player] = field(default_factory=dict)
+    kept: list[GitDesk] = field(default_factory=list)
 
     @property
     def gd(self) -> GameDir:
@@ -158,22 +159,28 @@ class World:
         return GitDesk(self.settings(**changes))
 
     def round(self, **changes: Any) -> Round:
-        """One desk round in this process (``--once --push``)."""
-        return self.desk(**changes).round()
+        """One desk round in this process (``--once --push``); the same desk each time,
+        as a running ``arbiter git run`` is, unless ``changes`` ask for another."""
+        if changes:
+            return self.desk(**changes).round()
+        if not self.kept:
+            self.kept.append(self.desk())
+        return self.kept[0].round()
 
     def run(self, *extra: str) -> subprocess.CompletedProcess[str]:
         """``arbiter git run REPO --game PATH --secret-dir DIR --once --push`` for real."""
         return arbiter("git", "run", self.referee, "--game", self.game, "--secret-dir",
                        self.secret, "--once", "--push", *extra)
 
-    def player(self, seat: str, key: Path | None = None) -> Player:
+    def player(self, seat: str, key: Path | None = None, pull: bool = True) -> Player:
+        """``seat``'s clone (made on first use), pulled unless ``pull`` is off."""
         if seat not in self.players:
             clone = self.tmp / "clones" / seat
             git(self.tmp, "clone", "-q", str(self.bare), str(clone))
             self.players[seat] = Player(seat, clone, key or self.keys[seat], self.game)
-        player = self.players[seat]
-        player.pull()
-        return player
+        elif pull:
+            self.players[seat].pull()
+        return self.players[seat]
 
     def head(self) -> str:
         return git(self.bare, "rev-parse", "main")
