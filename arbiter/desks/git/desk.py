@@ -33,28 +33,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arbiter.core.canonical import parse_strict
 from arbiter.core.errors import (
     ArbiterError,
-    Duplicate,
-    MalformedInput,
-    SchemaViolation,
     UsageError,
 )
 from arbiter.core.gamedir import GameDir, pause
-from arbiter.core.referee import submit
 from arbiter.core.safeio import shown
-from arbiter.desks.git import inbox, receipts, trees
+from arbiter.desks.git import inbox, judge, receipts, trees
+from arbiter.desks.git.judge import Handled
 from arbiter.desks.git.plumbing import Entry, Git, GitFailed
 
-# A sealed move file is a few KiB; anything far larger is refused without reading it.
-MAX_BLOB = 2 * 1024 * 1024
 BACKOFF = 0.05
 PUSH_TRIES = 8
-PLAIN_MOVE = (
-    "plain move files in a sealed game expose private decisions to the other players: "
-    "seal it with `arbiter move --seal`"
-)
 _AUTHOR = re.compile(r"\s*([^<>\n]*?)\s*<([^<>\s]+)>\s*")
 _PATH_PART = re.compile(r"[^\x00-\x1f/\\]+")
 
@@ -71,22 +61,6 @@ class Settings:
     push: bool = False
     author: str | None = None
     interval: float = 30.0
-
-
-@dataclass
-class Handled:
-    """One inbox file's fate."""
-
-    file: str
-    line: str
-    accepted: bool = False
-    entry: int | None = None
-    seat: str | None = None
-    kind: str | None = None
-    sealed_to: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
 
 
 @dataclass
@@ -122,9 +96,8 @@ class Round:
 class GitDesk:
     """The desk for one game in one repository."""
 
-    def __init__(self, settings: Settings, *, allow_unsealed: bool = False):
+    def __init__(self, settings: Settings):
         self.settings = settings
-        self.allow_unsealed = allow_unsealed  # the desk's own unit tests only
         self.stopping = threading.Event()
         self.git: Git
         self.gd: GameDir
@@ -157,7 +130,7 @@ class GitDesk:
                 "it): keep it outside, it holds the secret and every seat's private record"
             )
         self.gd = GameDir(secret)
-        self.manifest = _sealed_manifest(self.gd, self.allow_unsealed)
+        self.manifest = _sealed_manifest(self.gd)
         if not self.gd.secret.is_file():
             raise UsageError(
                 f"{shown(s.secret_dir)} has no referee/secret: pass the referee's own game folder"
@@ -169,6 +142,7 @@ class GitDesk:
             raise UsageError(f"{self.branch!r} is not a branch name: pass --branch")
         self.who = parse_author(s.author, self.manifest["game"])
         self.hasher = trees.Hasher(self.git)
+        self.judge = judge.Judge(self.gd, self.manifest, self.hasher, self.game_path)
         git_dir = Path(self.git.text("rev-parse", "--absolute-git-dir"))
         self.index = git_dir / "arbiter-desk.index"
         self.prepared = True
@@ -289,7 +263,7 @@ class GitDesk:
     ) -> list[Planned]:
         """Judge each waiting file; return the commits to make."""
         blobs = (
-            self.git.sizes_and_blobs([e.sha for e in waiting if e.regular], MAX_BLOB)
+            self.git.sizes_and_blobs([e.sha for e in waiting if e.regular], judge.MAX_BLOB)
             if waiting
             else {}
         )
@@ -297,7 +271,7 @@ class GitDesk:
         handled: set[tuple[str, str]] = set()
         pending: list[Handled] = []
         for entry in waiting:
-            outcome = self._judge(entry, blobs.get(entry.sha), published_before)
+            outcome = self.judge.file(entry, blobs.get(entry.sha), published_before)
             handled.add((entry.path, entry.sha))
             result.files.append(outcome)
             pending.append(outcome)
@@ -314,86 +288,6 @@ class GitDesk:
 
     def _snapshot(self) -> dict[str, str]:
         return trees.snapshot(self.gd, self.hasher)
-
-    def _judge(self, entry: Entry, data: bytes | None, published: dict[str, str]) -> Handled:
-        name = inbox.name_of(entry, self.game_path)
-        what = f"inbox/{name}"
-        receipt = inbox.receipt_name(name)
-        try:
-            if not entry.regular:
-                kind = "a symbolic link" if entry.mode == "120000" else "not a regular file"
-                raise MalformedInput(
-                    f"{what} is {kind}: push the signed file itself into the inbox"
-                )
-            if data is None:
-                raise MalformedInput(
-                    f"{what} is larger than {MAX_BLOB // (1024 * 1024)} MiB: push only the move file"
-                )
-            if self.sealed and not _is_sealed(data):
-                _refuse_plain(data, what)
-        except ArbiterError as exc:  # the desk's own refusal: the reason is public
-            return self._rejected(what, receipt, receipts.rejection(exc), None)
-        try:
-            accepted = submit(self.gd.root, data, what)
-            return self._accepted(what, receipt, accepted.seq, accepted.kind, accepted.seat)
-        except Duplicate as exc:
-            if exc.entry is not None and not self._was_published(exc.entry, published):
-                # Accepted by an earlier round that never got pushed: finish it now.
-                seat, kind = self._entry(exc.entry)
-                return self._accepted(what, receipt, exc.entry, kind, seat)
-            error: ArbiterError = exc
-        except ArbiterError as exc:
-            error = exc
-        return self._rejected(what, receipt, receipts.rejection(error), self._seat_of(data, what))
-
-    @property
-    def sealed(self) -> bool:
-        return bool(self.manifest.get("sealed"))
-
-    def _accepted(self, what: str, receipt: str, seq: int, kind: str, seat: str) -> Handled:
-        line = f"accepted as entry #{seq} ({kind} by {seat})"
-        receipts.write(self.gd, receipt, line)
-        return Handled(what, line, True, seq, seat, kind)
-
-    def _rejected(self, what: str, receipt: str, line: str, seat: str | None) -> Handled:
-        if not self.sealed or seat is None:
-            receipts.write(self.gd, receipt, line)
-            return Handled(what, line, seat=seat)
-        from arbiter.core.sealing import pad, seal
-
-        key = {s["seat"]: s["key"] for s in self.manifest["seats"]}[seat]
-        head, _, _ = line.partition(": ")
-        public = f"{head}: the reason is sealed to {seat}: receipts/{receipt}.txt.age"
-        receipts.write(self.gd, receipt, public, seal(pad(line.encode() + b"\n"), [key]))
-        return Handled(what, public, seat=seat, sealed_to=seat)
-
-    def _was_published(self, seq: int, published: dict[str, str]) -> bool:
-        """Whether entry ``seq`` is already in the repository (its receipt, as ours)."""
-        path = f"receipts/entry-{seq}.json"
-        ours = (
-            self.hasher.ids([self.gd.receipt(seq)])[0] if self.gd.receipt(seq).is_file() else None
-        )
-        return ours is not None and published.get(path) == ours
-
-    def _entry(self, seq: int) -> tuple[str, str]:
-        from arbiter.core.canonical import digest
-        from arbiter.core.chain import iter_chain
-
-        for entry in iter_chain(self.gd.chain, digest(self.manifest)):
-            if entry["seq"] == seq:
-                return str(entry["seat"]), str(entry["kind"])
-        return "?", "file"
-
-    def _seat_of(self, data: bytes, what: str) -> str | None:
-        """The seat a rejected file names (to seal its reason to), or None if unknown."""
-        seats = {s["seat"] for s in self.manifest["seats"]}
-        try:
-            plain = _unseal(self.gd.root, data, what) if _is_sealed(data) else data
-            obj = parse_strict(plain, what)
-        except ArbiterError:
-            return None
-        seat = obj.get("seat") if isinstance(obj, dict) else None
-        return seat if isinstance(seat, str) and seat in seats else None
 
     # -- building commits ----------------------------------------------------------------
     def _build(
@@ -508,7 +402,7 @@ def _current_branch(git: Git) -> str:
     return done.stdout.decode().strip()
 
 
-def _sealed_manifest(gd: GameDir, allow_unsealed: bool) -> dict[str, Any]:
+def _sealed_manifest(gd: GameDir) -> dict[str, Any]:
     from arbiter.core.ledger import load_manifest
 
     if not gd.manifest.is_file():
@@ -520,46 +414,13 @@ def _sealed_manifest(gd: GameDir, allow_unsealed: bool) -> dict[str, Any]:
         manifest, _, _ = load_manifest(gd)
     except ArbiterError as exc:
         raise UsageError(f"{shown(gd.root)}: {exc.message}") from None
-    if manifest.get("sealed") is not True and not allow_unsealed:
+    if manifest.get("sealed") is not True:
         raise UsageError(
             f"{shown(gd.root)} is not a sealed game: unsealed games must not be played in a "
             "shared repository (every player could read every hand); make it with "
             "`arbiter new ... --sealed`"
         )
     return manifest
-
-
-def _is_sealed(data: bytes) -> bool:
-    from arbiter.core.sealing import is_sealed
-
-    return is_sealed(data)
-
-
-def _unseal(root: Path, data: bytes, what: str) -> bytes:
-    """The plaintext of a sealed submission, decrypted with the referee's key."""
-    from arbiter.core import referee
-
-    unseal_submission = getattr(referee, "unseal_submission", None)
-    if unseal_submission is not None:
-        return bytes(unseal_submission(root, data, what))
-    from arbiter.core.receipts import signing_key
-    from arbiter.core.sealing import unpad, unseal
-
-    return unpad(unseal(data, signing_key(GameDir(root)), what, for_referee=True))
-
-
-def _refuse_plain(data: bytes, what: str) -> None:
-    """In a sealed game only join files may come in plain: they hold nothing private."""
-    try:
-        obj = parse_strict(data, what)
-    except ArbiterError:
-        raise MalformedInput(
-            f"{what} is neither a sealed (age) file nor a join file: seal move files "
-            "with `arbiter move --seal`"
-        ) from None
-    fmt = obj.get("format") if isinstance(obj, dict) else None
-    if not (isinstance(fmt, str) and fmt.startswith("arbiter.join/")):
-        raise SchemaViolation(f"{what}: {PLAIN_MOVE}")
 
 
 def _few(names: list[str], limit: int = 6) -> str:
