@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from arbiter.cli import demo, git, inspect, keys, mail, player, referee
+from arbiter.cli import demo, git, inspect, keys, mail, player, referee, tournament
 from arbiter.core.errors import ArbiterError
 
 app = typer.Typer(
@@ -20,7 +20,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-for group in (keys, referee, player, inspect, demo, mail, git):
+for group in (keys, referee, player, inspect, demo, mail, git, tournament):
     group.register(app)
 
 

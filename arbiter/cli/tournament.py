@@ -1,0 +1,267 @@
+"""``arbiter tournament``: a tournament folder of games, paired round by round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from arbiter.cli.output import Output
+
+app = typer.Typer(
+    help="Run a tournament: pair rounds into games, rank players, write a report.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+FOLDER = typer.Argument(
+    ..., help="The tournament folder (private: it holds each game's secret).", metavar="T"
+)
+JSON = typer.Option(False, "--json", help="Print JSON.")
+
+
+@app.command("new")
+def new(
+    root: Path = FOLDER,
+    game: str = typer.Option(..., "--game", "-g", help="Engine name (see `arbiter games`)."),
+    players: Path = typer.Option(
+        ...,
+        "--players",
+        "-p",
+        help="Players file: one 'NAME ssh-ed25519 AAAA... [comment]' a line.",
+        metavar="FILE",
+    ),
+    pairing: str | None = typer.Option(
+        None,
+        "--format",
+        "-f",
+        help="round-robin or swiss (default: round-robin when it fits in the rounds).",
+        metavar="FORMAT",
+    ),
+    rounds: int | None = typer.Option(None, "--rounds", "-r", help="Number of rounds."),
+    table_size: int | None = typer.Option(
+        None, "--table-size", "-t", help="Players a table, 2-5 (default 2, or the game's minimum)."
+    ),
+    option: list[str] = typer.Option([], "--option", "-o", help="Engine option K=V (repeatable)."),
+    deadline: str | None = typer.Option(
+        None, "--deadline", help="Time per decision in every game, e.g. 72h or 3d."
+    ),
+    grace: str | None = typer.Option(
+        None, "--grace", help="Extra time after a deadline, e.g. 24h."
+    ),
+    on_timeout: str = typer.Option(
+        "pass", "--on-timeout", help="pass, bot or forfeit: what a timeout does."
+    ),
+    tournament_id: str | None = typer.Option(
+        None, "--id", help="Tournament id (default: the folder name); games are ID-r<R>-t<K>."
+    ),
+    as_json: bool = JSON,
+) -> None:
+    """Create a tournament folder from a players file; nothing is paired yet."""
+    from arbiter.cli.referee import _pairs, now_utc
+    from arbiter.core import registry
+    from arbiter.tournament.create import create
+    from arbiter.tournament.folder import Terms
+    from arbiter.tournament.players import read
+
+    out = Output(as_json)
+    field = read(players)
+    if table_size is None:
+        table_size = max(2, registry.get(game).info.min_seats)
+    seconds, extra = None, 0
+    if deadline is not None or grace is not None:
+        from arbiter.core.deadlines import parse_duration
+
+        seconds = parse_duration(deadline) if deadline is not None else None
+        extra = parse_duration(grace, "--grace", minimum=0) if grace is not None else 0
+    tournament = create(
+        root,
+        engine=game,
+        players=field,
+        options=dict(_pairs(option, "--option")),
+        pairing=pairing,
+        rounds=rounds,
+        table_size=table_size,
+        terms=Terms(deadline=seconds, grace=extra, on_timeout=on_timeout),  # type: ignore[arg-type]
+        tournament_id=tournament_id,
+        created=now_utc(),
+    )
+    if as_json:
+        out.json(
+            {
+                "tournament": tournament.id,
+                "folder": str(root),
+                "engine": tournament.engine,
+                "format": tournament.pairing,
+                "rounds": tournament.rounds,
+                "table_size": tournament.table_size,
+                "players": len(tournament.players),
+                "terms": tournament.terms.model_dump(),
+            }
+        )
+        return
+    out.line(
+        f"created tournament {tournament.id} in {root}: {len(tournament.players)} players, "
+        f"{tournament.engine}, {tournament.pairing}, {tournament.rounds} rounds, "
+        f"tables of {tournament.table_size}"
+    )
+    if tournament.terms.deadline is not None:
+        from arbiter.core.deadlines import describe_duration
+
+        out.line(
+            f"deadline {describe_duration(tournament.terms.deadline)} a decision, grace "
+            f"{describe_duration(tournament.terms.grace)}, on timeout: {tournament.terms.on_timeout}"
+        )
+    out.line(f"next: arbiter tournament round {root}")
+
+
+@app.command("round")
+def round_(root: Path = FOLDER, as_json: bool = JSON) -> None:
+    """Pair the next round (once every game of the last one is over) and create its games."""
+    from arbiter.cli.referee import now_utc
+    from arbiter.tournament.rounds import pair_next
+
+    out = Output(as_json)
+    paired = pair_next(root, now_utc())
+    tournament, played = paired.tournament, paired.round
+    tables: list[dict[str, Any]] = [
+        {
+            "table": t.table,
+            "game": t.game,
+            "folder": str(root / t.folder),
+            "seats": list(t.seats),
+            "join": {seat: join_command(root / t.folder, seat) for seat in t.seats},
+        }
+        for t in played.tables
+    ]
+    if as_json:
+        out.json(
+            {
+                "tournament": tournament.id,
+                "round": played.round,
+                "rounds": tournament.rounds,
+                "resumed": paired.resumed,
+                "tables": tables,
+                "byes": list(played.byes),
+            }
+        )
+        return
+    what = "created the missing games of" if paired.resumed else "paired"
+    out.line(
+        f"{what} round {played.round} of {tournament.rounds} ({tournament.pairing}): "
+        f"{len(played.tables)} tables"
+    )
+    for table in tables:
+        out.line(f"table {table['table']}: {', '.join(table['seats'])}  ->  {table['folder']}")
+    if played.byes:
+        from arbiter.tournament.standings import bye_points
+
+        points = bye_points(tournament.table_size)
+        out.line(f"bye (+{points} points): {', '.join(played.byes)}")
+    out.line("each player joins their game and sends the join file to the organiser:")
+    for table in tables:
+        for seat, command in table["join"].items():
+            out.line(f"  {seat}: {command}")
+    out.line(f"then: arbiter submit {root}/games/<game> JOIN-FILES...")
+
+
+def join_command(game: Path, seat: str) -> str:
+    return f"arbiter join {game / 'game.json'} --seat {seat} --key KEY -o join-{seat}.json"
+
+
+@app.command("standings")
+def standings(root: Path = FOLDER, as_json: bool = JSON) -> None:
+    """Rank the players: points, then opponents' points, then game score."""
+    from arbiter.tournament import folder
+    from arbiter.tournament.standings import read_results
+    from arbiter.tournament.standings import standings as rank
+
+    out = Output(as_json)
+    tournament = folder.load(root)
+    results = read_results(root, tournament)
+    rows = rank(tournament, results)
+    over = sum(1 for r in results if r.over)
+    if as_json:
+        out.json(
+            {
+                "tournament": tournament.id,
+                "rounds": tournament.rounds,
+                "paired": len(tournament.schedule),
+                "games": len(results),
+                "over": over,
+                "standings": [row.to_json() for row in rows],
+            }
+        )
+        return
+    from arbiter.tournament.report import COLUMNS, row_cells
+
+    out.line(
+        f"{tournament.id}: {len(tournament.schedule)} of {tournament.rounds} rounds paired, "
+        f"{over} of {len(results)} games over"
+    )
+    out.table(None, list(COLUMNS), [row_cells(row) for row in rows])
+
+
+@app.command("report")
+def report(
+    root: Path = FOLDER,
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Where to write the report (default: T).", metavar="DIR"
+    ),
+    as_json: bool = JSON,
+) -> None:
+    """Write standings.md and standings.html: the standings and every game with its log."""
+    from arbiter.tournament import folder
+    from arbiter.tournament.report import write
+    from arbiter.tournament.standings import read_results, standings
+
+    out = Output(as_json)
+    tournament = folder.load(root)
+    results = read_results(root, tournament)
+    written = write(root, tournament, standings(tournament, results), results, output or root)
+    if as_json:
+        out.json({"markdown": str(written.markdown), "html": str(written.html)})
+        return
+    out.line(f"wrote {written.markdown}")
+    out.line(f"wrote {written.html}")
+
+
+@app.command("verify")
+def verify(
+    root: Path = FOLDER,
+    jobs: int | None = typer.Option(None, "--jobs", "-j", help="Processes (default: all cores)."),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="A Dask scheduler, tcp://HOST:PORT (needs arbiter[dask])."
+    ),
+    as_json: bool = JSON,
+) -> None:
+    """Verify every game of the tournament (as `arbiter verify` does for many folders)."""
+    from arbiter.cli.verify_many import run  # type: ignore[import-not-found, unused-ignore]
+    from arbiter.tournament import folder
+
+    folder.load(root)  # a tournament folder, not any folder of games
+    run(game_folders(root), jobs, scheduler, as_json)
+
+
+def game_folders(root: Path) -> list[Path]:
+    """Return the game folders under ``T/games/`` (not the half-built ``.tmp-*`` ones)."""
+    from arbiter.tournament.folder import GAMES
+
+    games = root / GAMES
+    if not games.is_dir():
+        return []
+    return sorted(
+        (p for p in games.iterdir() if p.is_dir() and not p.name.startswith(".")),
+        key=lambda p: _natural(p.name),
+    )
+
+
+def _natural(name: str) -> list[Any]:
+    import re
+
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
+
+
+def register(main: typer.Typer) -> None:
+    main.add_typer(app, name="tournament")

@@ -1,0 +1,160 @@
+"""``tournament new``: check every term, then write ``T/tournament.json``.
+
+Rules (docs/tournaments.md, "Format and rounds"): without ``--format`` the tournament is
+a round-robin when a full round-robin takes no more rounds than asked for (``--rounds``,
+else the Swiss default), otherwise Swiss. Swiss plays ``max(3, ceil(log2 players))``
+rounds by default, but never more than a full round-robin would.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from arbiter.core.errors import UsageError
+from arbiter.tournament import folder
+from arbiter.tournament.folder import Entrant, Terms, Tournament
+from arbiter.tournament.pairing import round_robin_rounds
+from arbiter.tournament.players import Player
+
+FORMATS = ("round-robin", "swiss")
+POLICIES = ("pass", "bot", "forfeit")
+
+
+def swiss_rounds(players: int, table_size: int) -> int:
+    """The default number of Swiss rounds (see the module's docstring)."""
+    wanted = max(3, math.ceil(math.log2(max(players, 2))))
+    return min(wanted, round_robin_rounds(players, table_size))
+
+
+def allowed_sizes(engine_name: str, options: dict[str, str], table_size: int) -> list[int]:
+    """Return the table sizes among ``table_size`` and ±1 that the engine seats."""
+    from arbiter.core import registry
+
+    engine = registry.get(engine_name)
+    parsed = engine.parse_options(dict(options))
+    out = []
+    for size in (table_size - 1, table_size, table_size + 1):
+        if size < 2 or not engine.info.min_seats <= size <= engine.info.max_seats:
+            continue
+        try:
+            engine.check_seats(parsed, size)
+        except UsageError:
+            continue
+        out.append(size)
+    return out
+
+
+def create(
+    root: Path,
+    *,
+    engine: str,
+    players: list[Player],
+    options: dict[str, str],
+    pairing: str | None,
+    rounds: int | None,
+    table_size: int,
+    terms: Terms,
+    tournament_id: str | None,
+    created: str,
+) -> Tournament:
+    """Check the terms, try a game of each table size, then write ``tournament.json``.
+
+    Nothing is written when a check fails.
+    """
+    from arbiter.core import registry
+    from arbiter.core.safeio import shown
+
+    if root.is_symlink() or (root.exists() and (not root.is_dir() or any(root.iterdir()))):
+        raise UsageError(f"{shown(root)} already exists and is not empty: choose a new folder")
+    tid = folder.check_id(tournament_id or folder.slug(root.resolve().name))
+    info = registry.get(engine).info
+    if not 2 <= table_size <= 5:
+        raise UsageError(f"--table-size must be 2 to 5, not {table_size}")
+    if not info.min_seats <= table_size <= info.max_seats:
+        raise UsageError(
+            f"{info.name} seats {info.min_seats}–{info.max_seats} players: "
+            f"choose --table-size in that range"
+        )
+    allowed = allowed_sizes(engine, options, table_size)
+    if table_size not in allowed:
+        raise UsageError(
+            f"{info.name} with these options cannot seat {table_size} players: "
+            "choose another --table-size or other options"
+        )
+    if len(players) < table_size:
+        raise UsageError(
+            f"{len(players)} players cannot fill a table of {table_size}: "
+            "list more players or choose a smaller --table-size"
+        )
+    if pairing is not None and pairing not in FORMATS:
+        raise UsageError(f"--format must be round-robin or swiss, not {pairing!r}")
+    if terms.deadline is None and (terms.grace or terms.on_timeout != "pass"):
+        raise UsageError("--grace and --on-timeout need a --deadline")
+    if terms.on_timeout not in POLICIES:
+        raise UsageError(f"--on-timeout must be pass, bot or forfeit, not {terms.on_timeout!r}")
+    if rounds is not None and not 1 <= rounds <= folder.MAX_ROUNDS:
+        raise UsageError(f"--rounds must be 1 to {folder.MAX_ROUNDS}, not {rounds}")
+    full = round_robin_rounds(len(players), table_size)
+    if pairing is None:
+        pairing = (
+            "round-robin" if full <= (rounds or swiss_rounds(len(players), table_size)) else "swiss"
+        )
+    if pairing == "round-robin":
+        if rounds is not None and rounds > full:
+            raise UsageError(
+                f"a round-robin of {len(players)} players at tables of {table_size} has {full} "
+                f"rounds, not {rounds}: ask for at most {full}, or --format swiss"
+            )
+        rounds = rounds or full
+    rounds = rounds or swiss_rounds(len(players), table_size)
+    tournament = Tournament(
+        format=folder.TOURNAMENT_FORMAT,
+        id=tid,
+        engine=engine,
+        options=dict(options),
+        pairing=pairing,  # type: ignore[arg-type]  # checked against FORMATS above
+        rounds=rounds,
+        table_size=table_size,
+        players=[Entrant(name=p.name, key=p.key, comment=p.comment) for p in players],
+        terms=terms,
+        created=created,
+        schedule=[],
+    )
+    _try_games(tournament, allowed, created)
+    root.mkdir(parents=True, exist_ok=True)
+    (root / folder.GAMES).mkdir(exist_ok=True)
+    folder.save(root, tournament)
+    return tournament
+
+
+def _try_games(tournament: Tournament, sizes: list[int], created: str) -> None:
+    """Create a throw-away game of each table size, so any term the referee would refuse
+    (options, deadline terms, keys) is refused now, not in round 3."""
+    from arbiter.core.referee import new_game
+
+    with tempfile.TemporaryDirectory(prefix="arbiter-tournament-") as scratch:
+        for size in sizes:
+            seats = [(p.name, p.key) for p in tournament.players[:size]]
+            if len(seats) < size:
+                continue
+            new_game(
+                Path(scratch) / f"size-{size}",
+                tournament.engine,
+                seats,
+                tournament.options,
+                game_id=folder.game_id(tournament.id, 1, 1),
+                created=created,
+                secret=bytes(32),
+                referee_seed=b"arbiter-tournament/1: trial",
+                **game_terms(tournament.terms),
+            )
+
+
+def game_terms(terms: Terms) -> dict[str, Any]:
+    """The deadline keyword arguments of ``new_game`` (none without a deadline)."""
+    if terms.deadline is None:
+        return {}
+    return {"deadline": terms.deadline, "grace": terms.grace, "on_timeout": terms.on_timeout}

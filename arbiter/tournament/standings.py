@@ -1,0 +1,164 @@
+"""Tournament points from each game's ranking, and the standings with their tie-breaks.
+
+Rules (docs/tournaments.md, "Points" and "Standings"):
+
+- A game is a small match against every other player at the table: **2 points for each
+  opponent you finish ahead of, 1 for each you tie with, 0 for each who finishes ahead**.
+  At a table of n that is 2(n-1), 2(n-2), ..., 0 by place, and tied players share the
+  points of the places they cover (always a whole number).
+- A bye scores ``table_size - 1`` (a tie with everyone at a usual table); it meets nobody.
+- Standings: points, then the sum of opponents' points (each opponent once per game
+  played against them), then total game score, then name. Players equal on the first
+  three share a rank. Games not over count as not played yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arbiter.core.errors import Tampered
+from arbiter.tournament.folder import Table, Tournament
+from arbiter.tournament.tables import tiebreak
+
+
+def game_points(ranking: Sequence[Sequence[str]]) -> dict[str, int]:
+    """Return each seat's tournament points from a game's ranking (groups of tied seats)."""
+    below = sum(len(group) for group in ranking)
+    points: dict[str, int] = {}
+    for group in ranking:
+        below -= len(group)
+        for seat in group:
+            points[seat] = 2 * below + (len(group) - 1)
+    return points
+
+
+def bye_points(table_size: int) -> int:
+    return table_size - 1
+
+
+@dataclass
+class GameResult:
+    """A game of the tournament as the standings see it."""
+
+    round: int
+    table: Table
+    status: str
+    """``joining``, ``playing``, ``over``, or ``missing`` when the folder is not there."""
+    outcome: dict[str, Any] | None = None
+    points: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def over(self) -> bool:
+        return self.status == "over" and self.outcome is not None
+
+
+@dataclass
+class Row:
+    """A player's line in the standings."""
+
+    rank: int
+    name: str
+    points: int
+    opponents: int
+    """Sum of opponents' points (Buchholz)."""
+    score: int
+    """Total game score over finished games."""
+    games: int
+    byes: int
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def read_results(root: Path, tournament: Tournament) -> list[GameResult]:
+    """Read every paired game's public state: its status and, when over, its outcome."""
+    from arbiter.core.player import load_state
+    from arbiter.core.safeio import shown
+
+    results = []
+    for played in tournament.schedule:
+        for table in played.tables:
+            folder = root / table.folder
+            path = folder / "public" / "state.json"
+            if not path.exists():
+                results.append(GameResult(played.round, table, "missing"))
+                continue
+            state = load_state(path)
+            if state["game"] != table.game:
+                raise Tampered(
+                    f"{shown(folder)} holds game {state['game']!r}, not {table.game} as "
+                    f"{shown(root / 'tournament.json')} records: put the right folder back"
+                )
+            outcome = state["outcome"] if state["status"] == "over" else None
+            results.append(_result(played.round, table, state["status"], outcome, folder))
+    return results
+
+
+def _result(
+    round_number: int, table: Table, status: str, outcome: dict[str, Any] | None, folder: Path
+) -> GameResult:
+    from arbiter.core.safeio import shown
+
+    result = GameResult(round_number, table, status, outcome)
+    if outcome is not None:
+        ranked = sorted(seat for group in outcome["ranking"] for seat in group)
+        if ranked != sorted(table.seats):
+            raise Tampered(
+                f"{shown(folder)}: the outcome ranks {', '.join(ranked)}, not the table's "
+                f"players {', '.join(sorted(table.seats))}: check the game folder"
+            )
+        result.points = game_points(outcome["ranking"])
+    return result
+
+
+def standings(tournament: Tournament, results: Sequence[GameResult]) -> list[Row]:
+    """Return the standings, best first (see the module's docstring)."""
+    names = tournament.names
+    points = dict.fromkeys(names, 0)
+    score = dict.fromkeys(names, 0)
+    games = dict.fromkeys(names, 0)
+    byes = dict.fromkeys(names, 0)
+    met: dict[str, list[str]] = {name: [] for name in names}
+    for played in tournament.schedule:
+        for name in played.byes:
+            byes[name] += 1
+            points[name] += bye_points(tournament.table_size)
+    for result in results:
+        if not result.over:
+            continue
+        assert result.outcome is not None
+        for seat in result.table.seats:
+            points[seat] += result.points[seat]
+            score[seat] += int(result.outcome["scores"].get(seat, 0))
+            games[seat] += 1
+            met[seat].extend(other for other in result.table.seats if other != seat)
+    opponents = {name: sum(points[other] for other in met[name]) for name in names}
+
+    def key(name: str) -> tuple[int, int, int]:
+        return (-points[name], -opponents[name], -score[name])
+
+    rows: list[Row] = []
+    for name in sorted(names, key=lambda n: (key(n), n)):
+        rank = rows[-1].rank if rows and key(rows[-1].name) == key(name) else len(rows) + 1
+        rows.append(
+            Row(rank, name, points[name], opponents[name], score[name], games[name], byes[name])
+        )
+    return rows
+
+
+def pairing_order(rows: Sequence[Row], tournament_id: str, round_number: int) -> list[str]:
+    """The Swiss pairing order: the standings, with exact ties (equal points, opponents'
+    points and score) broken by the round's sha256 order instead of by name."""
+    return [
+        row.name
+        for row in sorted(
+            rows, key=lambda r: (r.rank, tiebreak(tournament_id, round_number, r.name))
+        )
+    ]
+
+
+def outcomes_by_game(results: Sequence[GameResult]) -> Mapping[str, GameResult]:
+    return {result.table.game: result for result in results}
