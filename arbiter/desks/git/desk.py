@@ -106,6 +106,7 @@ class GitDesk:
         self.who = ("", "")
         self.hasher: trees.Hasher
         self.prepared = False
+        self.on_branch = False
 
     # -- checks before anything is written ----------------------------------------------
     def prepare(self) -> None:
@@ -222,7 +223,6 @@ class GitDesk:
                 result.pushed = tip
                 final = plans[-1].files if plans else start
                 receipts.Record(tip, trees.fingerprint(final)).save(self.gd)
-                self.git.run(["update-ref", f"refs/remotes/{s.remote}/{self.branch}", tip])
                 self._check_out(tip)
                 return result
             result.retries += 1
@@ -238,8 +238,12 @@ class GitDesk:
         return self.git.ls_tree(head, self.game_path) if head else []
 
     def _check_out(self, commit: str | None) -> None:
+        """Put the clone at ``commit`` on the branch (HEAD is moved once per desk)."""
         if commit is not None:
-            self.git.check_out(self.branch, commit)
+            if not self.on_branch:
+                self.git.run(["symbolic-ref", "HEAD", f"refs/heads/{self.branch}"])
+                self.on_branch = True
+            self.git.run(["reset", "-q", "--hard", commit])
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:

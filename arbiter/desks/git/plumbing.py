@@ -248,11 +248,6 @@ class Git:
             return False
         raise GitFailed(f"git push to {remote} failed: {first_line(done.stderr)}")
 
-    def check_out(self, branch: str, commit: str) -> None:
-        """Put the clone's branch, index and work tree at ``commit`` (the clone is the desk's)."""
-        self.run(["symbolic-ref", "HEAD", f"refs/heads/{branch}"])
-        self.run(["reset", "-q", "--hard", commit])
-
 
 def first_line(stderr: bytes) -> str:
     """Git's most telling line: the first ``fatal:``/``error:`` line, else the first line."""
