@@ -16,6 +16,9 @@ Rules (cited as TALLY-n in rejections and tests):
            turn thus shrinks the deck or the hands, so the game always ends.
 - TALLY-6  The game ends when the deck and every hand are empty. Score: the sum of your
            tally. Equal scores share a place.
+- TALLY-7  A seat that misses its deadline (``pass`` policy) draws; with the deck empty
+           it ends its turn, after playing its lowest card if it must play first. A game
+           that ends early (a forfeit) is scored as TALLY-6 on the tallies so far.
 """
 
 from __future__ import annotations
@@ -226,8 +229,9 @@ class TallyEngine(Engine):
 
     def outcome(self, state: TallyState) -> Outcome | None:
         """Return scores, breakdown and ranking once the game is over (TALLY-6)."""
-        if not state.over:
-            return None
+        return self._result(state) if state.over else None
+
+    def _result(self, state: TallyState) -> Outcome:
         scores = self._scores(state)
         breakdown = {
             s: {
@@ -238,6 +242,24 @@ class TallyEngine(Engine):
             for s in state.seats
         }
         return Outcome(scores, rank_by_score(scores, state.seats), breakdown)
+
+    # -- deadlines ------------------------------------------------------------------
+    def default_action(self, state: TallyState, seat: str) -> Action:
+        """Return the passive decision of a seat that missed its deadline (TALLY-7)."""
+        if state.over:
+            raise reject("the game is over: no decision to take by default", rule="TALLY-6")
+        if seat != state.turn:
+            raise reject(f"it is {state.turn}'s turn, not {seat}'s", rule="TALLY-1")
+        if state.deck:
+            return {"kind": "draw"}
+        hand = state.hands[seat]
+        if hand and not state.played:
+            return {"kind": "play", "card": hand[0]}  # hands are sorted: the lowest card
+        return {"kind": "end"}
+
+    def provisional_outcome(self, state: TallyState) -> Outcome:
+        """Return the result as if the game ended now: the tallies so far (TALLY-7)."""
+        return self._result(state)
 
     def describe(self, event: Event, viewer: str | None) -> str | None:
         """Return one log line; only the owner reads private card numbers."""

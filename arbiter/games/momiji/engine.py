@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import SchemaViolation, UsageError
 from arbiter.core.rng import Rng
-from arbiter.games.momiji import data, flow, moves, narrate, rules, scoring, views
+from arbiter.games.momiji import data, defaults, flow, moves, narrate, rules, scoring, views
 from arbiter.games.momiji.state import State, decode, encode
 
 NOTES = (
@@ -103,6 +103,15 @@ class MomijiEngine(Engine):
 
     def describe(self, event: Event, viewer: str | None) -> str | None:
         return narrate.describe(event, viewer)
+
+    # -- deadlines ---------------------------------------------------------------------------
+    def default_action(self, state: State, seat: str) -> Action:
+        """MOM-R16: the cheapest legal decision (acorns, then cards, then their value)."""
+        return defaults.default_action(state, seat)
+
+    def provisional_outcome(self, state: State) -> Outcome:
+        """MOM-R17: the final scoring of the table now."""
+        return scoring.provisional(state)
 
     def action_schema(self) -> dict[str, Any]:
         return moves.action_schema()

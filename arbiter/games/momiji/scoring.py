@@ -81,6 +81,13 @@ def rank(scores: dict[str, int], acorns: dict[str, int], order: list[str]) -> li
     return [groups[k] for k in sorted(groups, reverse=True)]
 
 
+def provisional(state: State) -> Outcome:
+    """Return the result as if the game ended now (MOM-R17): the final scoring of the
+    piles, acorns and activated objectives on the table. On a finished game it is the
+    stored result."""
+    return outcome(state.result if state.result is not None else score(state))
+
+
 def outcome(result: dict[str, Any]) -> Outcome:
     """Return the protocol's outcome from a stored result."""
     return Outcome(

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import SchemaViolation, UsageError
 from arbiter.core.rng import Rng
-from arbiter.games.motcoin import cards, flow, moves, narrate, scoring
+from arbiter.games.motcoin import cards, defaults, flow, moves, narrate, scoring
 from arbiter.games.motcoin.state import State, copy_state, decode, encode
 
 NOTES = (
@@ -99,6 +99,15 @@ class MotCoinEngine(Engine):
 
     def describe(self, event: Event, viewer: str | None) -> str | None:
         return narrate.describe(event, viewer)
+
+    # -- deadlines ---------------------------------------------------------------------------
+    def default_action(self, state: State, seat: str) -> Action:
+        """MC-R14: pass a bid; take back the die from the first card listed."""
+        return defaults.default_action(state, seat)
+
+    def provisional_outcome(self, state: State) -> Outcome:
+        """MC-R15: the final scoring of the cards and dice on the table now."""
+        return scoring.provisional(state)
 
     def action_schema(self) -> dict[str, Any]:
         return moves.action_schema()

@@ -110,6 +110,13 @@ def score(state: State) -> dict[str, Any]:
     }
 
 
+def provisional(state: State) -> Outcome:
+    """Return the result as if the game ended now (MC-R15): the final scoring of the
+    cards and dice on the table; a card on auction belongs to nobody yet, and bid dice
+    are still available (FAQ). On a finished game it is the stored result."""
+    return outcome(state.result if state.result is not None else score(state))
+
+
 def outcome(result: dict[str, Any]) -> Outcome:
     """Return the protocol's outcome from a stored result."""
     return Outcome(

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import SchemaViolation, UsageError
 from arbiter.core.rng import Rng
-from arbiter.games.mottainai import flow, moves, narrate, scoring, setup, views
+from arbiter.games.mottainai import defaults, flow, moves, narrate, scoring, setup, views
 from arbiter.games.mottainai.cards import CARDS
 from arbiter.games.mottainai.effects import missing
 from arbiter.games.mottainai.state import State, decode, encode
@@ -105,6 +105,15 @@ class MottainaiEngine(Engine):
 
     def action_schema(self) -> dict[str, Any]:
         return moves.action_schema()
+
+    # -- deadlines -----------------------------------------------------------------------
+    def default_action(self, state: State, seat: str) -> Action:
+        """M-R76: no task, every action a PRAYER, no effect used."""
+        return defaults.default_action(state, seat)
+
+    def provisional_outcome(self, state: State) -> Outcome:
+        """M-R77: the final scoring of the table as it stands."""
+        return scoring.provisional(state)
 
     # -- state as data -------------------------------------------------------------------
     def encode(self, state: State) -> dict[str, Any]:

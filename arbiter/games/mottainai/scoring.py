@@ -115,8 +115,17 @@ def rank(state: State, scores: dict[str, int]) -> tuple[list[list[str]], str | N
 
 def outcome(state: State) -> Outcome:
     """Return the protocol's outcome from the stored result."""
-    result = state.result
-    assert result is not None
+    assert state.result is not None
+    return _outcome(state, state.result)
+
+
+def provisional(state: State) -> Outcome:
+    """Return the result as if the game ended now (M-R77): the final scoring of the table
+    as it stands, ties to the current player (M-R1). On a finished game, the stored result."""
+    return _outcome(state, state.result if state.result is not None else score(state))
+
+
+def _outcome(state: State, result: dict[str, Any]) -> Outcome:
     breakdown = {}
     for seat, s in result["seats"].items():
         parts = dict(s["parts"])
