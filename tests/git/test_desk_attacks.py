@@ -175,3 +175,38 @@ def test_sealed_files_stay_sealed_in_the_repository(world: World) -> None:
     for path, (_, data) in world.remote_files().items():
         if path.startswith("players/") or path.endswith(".age"):
             assert is_sealed(data), path
+
+
+def test_hostile_names_in_the_inbox_get_receipts_named_by_their_hash(world: World) -> None:
+    alice = world.player("alice")
+    alice.push_file("we ird\tname\u202e.json", b"x")
+    alice.push_file("nested/deeper/m.json.age", alice.move())
+    result = world.round()
+    assert [(h.accepted, h.file) for h in result.files] == [
+        (False, "inbox/we ird\\tname\\u202e.json"),
+        (True, "inbox/nested/deeper/m.json.age"),
+    ]
+    receipts = sorted(p for p in world.remote_files() if p.startswith("receipts/") and ".txt" in p)
+    assert receipts[0].startswith("receipts/file-") and receipts[0].endswith(".txt")
+    assert "receipts/nested/deeper/m.json.age.txt" in receipts
+    assert world.inbox() == []
+    world.assert_published()
+
+
+def test_a_file_where_the_game_folder_belongs_is_replaced(world: World) -> None:
+    alice = world.player("alice")
+    git(alice.clone, "rm", "-r", "-q", "games")
+    (alice.clone / "games").write_text("no more game\n")
+    git(alice.clone, "add", "games")
+    git(alice.clone, "commit", "-q", "-m", "gone")
+    alice.push()
+    world.round()
+    assert world.log(count=1)[0]["subject"].startswith("repair: ")
+    verified(world, alice)
+
+
+def test_gitkeep_is_left_alone(world: World) -> None:
+    alice = world.player("alice")
+    alice.push_file(".gitkeep", b"")
+    result = world.round()
+    assert result.files == [] and world.inbox() == ["inbox/.gitkeep"]

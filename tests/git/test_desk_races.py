@@ -138,3 +138,27 @@ def test_three_clones_race_the_referee_many_times(
 ) -> None:
     retries = race(new_world(), files_each=10, movers=3)
     print(f"refused pushes rebuilt: {retries}")
+
+
+def test_a_round_whose_push_never_succeeded_is_published_by_the_next(world: World) -> None:
+    alice = world.player("alice")
+    alice.push_file("m.json.age", alice.move())
+    head = world.head()
+    desk = world.desk()
+    desk.prepare()
+    desk.git.push = lambda remote, commit, branch: False  # type: ignore[method-assign]
+    import arbiter.desks.git.desk as desk_module
+
+    tries, desk_module.PUSH_TRIES = desk_module.PUSH_TRIES, 2
+    try:
+        with pytest.raises(Exception, match="was refused 2 times"):
+            desk.round()
+    finally:
+        desk_module.PUSH_TRIES = tries
+    assert world.head() == head and world.inbox() == ["inbox/m.json.age"]
+    result = world.round()
+    assert [h.line for h in result.files] == ["accepted as entry #3 (move by alice)"]
+    subjects = [c["subject"] for c in world.log(count=2)]
+    assert subjects[0] == "entry #3: move by alice"
+    assert subjects[1].startswith("update: the referee's record changed (chain.jsonl, ")
+    world.assert_published()

@@ -87,3 +87,11 @@ def test_a_plaintext_seat_file_is_never_committed(world: World) -> None:
     assert world.head() == head
     assert world.inbox() == ["inbox/m.json.age"]
     assert git(world.bare, "log", "--all", "--format=%H", "--", f"{world.game}/players/alice/state.json") == ""
+
+
+def test_an_unreachable_remote_is_the_desks_own_failure(world: World) -> None:
+    git(world.referee, "remote", "set-url", "origin", str(world.tmp / "gone.git"))
+    done = world.run()
+    assert done.returncode == 17, done
+    assert done.stderr.startswith("arbiter: error: git fetch from origin failed: ")
+    assert done.stderr.count("\n") == 1

@@ -357,7 +357,7 @@ class GitDesk:
         names: list[str],
     ) -> str:
         """The message of a round's first commit when the game folder must change."""
-        if not in_repo:
+        if not in_repo and record.published is None:
             return f"publish: game {self.manifest['game']} from the referee's record"
         if record.published is not None and trees.fingerprint(in_repo) == record.published:
             if "reveal/reveal.json" in start and "reveal/reveal.json" not in in_repo:

@@ -18,6 +18,7 @@ from arbiter.core.canonical import parse_strict
 from arbiter.core.errors import ArbiterError, Duplicate, MalformedInput, SchemaViolation
 from arbiter.core.gamedir import GameDir
 from arbiter.core.referee import submit, unseal_submission
+from arbiter.core.safeio import shown
 from arbiter.core.sealing import is_sealed, pad, seal
 from arbiter.desks.git import inbox, receipts, trees
 from arbiter.desks.git.plumbing import Entry
@@ -67,7 +68,7 @@ class Judge:
         happened, and is reported as accepted now.
         """
         name = inbox.name_of(entry, self.game_path)
-        what = f"inbox/{name}"
+        what = f"inbox/{shown(name)}"  # as messages show it: control characters escaped
         receipt = inbox.receipt_name(name)
         try:
             self._admit(entry, data, what)

@@ -177,7 +177,7 @@ class Git:
             "-w",
             "--no-filters",
             "--stdin-paths",
-            stdin="".join(f"{p}\n" for p in paths).encode(),
+            stdin="".join(f"{p}\n" for p in paths).encode("utf-8", "surrogateescape"),
         )
         shas = out.split("\n")
         if len(shas) != len(paths):
@@ -197,7 +197,8 @@ class Git:
         self.run(["read-tree", base] if base else ["read-tree", "--empty"], env=env)
         if edits:
             lines = "".join(f"{mode} {sha}\t{path}\0" for mode, sha, path in edits)
-            self.run(["update-index", "-z", "--index-info"], lines.encode(), env=env)
+            data = lines.encode("utf-8", "surrogateescape")  # names as git stored them
+            self.run(["update-index", "-z", "--index-info"], data, env=env)
         return self.run(["write-tree"], env=env).stdout.decode().strip()
 
     def commit_tree(
