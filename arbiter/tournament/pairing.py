@@ -73,7 +73,8 @@ def round_robin(
     tournament_id: str,
 ) -> Pairing:
     """Pair round ``round_number`` of a round-robin over ``names`` (the players file order)."""
-    if table_size == 2 and 2 in set(allowed):
+    allowed = list(allowed)
+    if table_size == 2 and 2 in allowed:
         groups, byes = _circle(list(names), round_number)
     else:
         byes = _byes(list(names), table_size, allowed, history, tournament_id, round_number)
@@ -157,13 +158,20 @@ class _OutOfBudget(Exception):
 def group(order: Sequence[str], sizes: Sequence[int], history: History) -> list[list[str]]:
     """Split ``order`` into tables of ``sizes`` (in that order) with the fewest repeat
     meetings, grouping top-down (see the module's docstring)."""
-    sizes = list(sizes)
     assert sum(sizes) == len(order), (sizes, len(order))
+    return _grouped([list(order)], [(0, size) for size in sizes], history)
+
+
+def _grouped(
+    orders: list[list[str]], steps: list[tuple[int, int]], history: History
+) -> list[list[str]]:
+    """Return one table per step ``(round, size)``: each round's players (``orders[round]``)
+    split in order, with the fewest repeat meetings over all steps."""
     limit = 0
     while True:
         over: list[int] = []
         try:
-            found = _search(list(order), sizes, history, limit, over)
+            found = _search(orders, steps, history, limit, over)
         except _OutOfBudget:
             found = None
         if found is not None:
@@ -173,28 +181,38 @@ def group(order: Sequence[str], sizes: Sequence[int], history: History) -> list[
 
 
 def _search(
-    order: list[str], sizes: list[int], history: History, limit: int, over: list[int]
+    orders: list[list[str]],
+    steps: list[tuple[int, int]],
+    history: History,
+    limit: int,
+    over: list[int],
 ) -> list[list[str]] | None:
     nodes = 0
+    met = Counter(history.met)
 
     def dfs(k: int, remaining: list[str], cost: int) -> list[list[str]] | None:
         nonlocal nodes
-        if k == len(sizes):
+        if k == len(steps):
             return []
+        if not remaining:  # the next round starts
+            remaining = orders[steps[k][0]]
         first, rest = remaining[0], remaining[1:]
-        for picks in combinations(range(len(rest)), sizes[k] - 1):
+        for picks in combinations(range(len(rest)), steps[k][1] - 1):
             nodes += 1
             if nodes > BUDGET:
                 raise _OutOfBudget
             table = [first, *(rest[i] for i in picks)]
-            total = cost + history.cost(table)
+            pairs = [frozenset(pair) for pair in combinations(table, 2)]
+            total = cost + sum(met[pair] for pair in pairs)
             if total > limit:
                 over.append(total)
                 continue
+            met.update(pairs)
             chosen = set(picks)
             tail = dfs(k + 1, [p for i, p in enumerate(rest) if i not in chosen], total)
+            met.subtract(pairs)
             if tail is not None:
                 return [table, *tail]
         return None
 
-    return dfs(0, order, 0)
+    return dfs(0, [], 0)

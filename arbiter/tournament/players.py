@@ -49,6 +49,11 @@ def parse(text: str, where: str = "players file") -> list[Player]:
             )
         if name in names:
             raise UsageError(f"{at}: {name} is already listed on line {names[name]}: rename one")
+        if not re.fullmatch(r"(ssh|ecdsa|sk)-[a-z0-9@.-]+", algo):
+            # Never a path: read_public_key would read a file named by the line.
+            raise UsageError(
+                f"{at}: {algo[:30]!r} is not a key type: expected 'NAME ssh-ed25519 AAAA...'"
+            )
         try:
             key = read_public_key(f"{algo} {blob}")
         except UsageError as exc:
