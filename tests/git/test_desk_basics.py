@@ -152,3 +152,18 @@ def test_the_loop_stops_cleanly_on_sigterm(world: World) -> None:
     assert process.returncode == 0, err
     assert "inbox/m.json.age: accepted as entry #3 (move by alice)" in out
     world.assert_published()
+
+
+def test_a_game_moved_to_another_repository_starts_afresh_there(world: World) -> None:
+    bare = world.tmp / "elsewhere.git"
+    git(world.tmp, "init", "-q", "--bare", "-b", "main", str(bare))
+    clone = world.tmp / "elsewhere"
+    git(world.tmp, "clone", "-q", str(bare), str(clone))
+    result = world.desk(repo=clone).round()
+    assert not result.restored
+    assert git(bare, "log", "--format=%s", "main") == (
+        "publish: game sealed-git from the referee's record"
+    )
+    assert git(bare, "log", "--format=%P", "main") == ""  # a root commit: no history merged in
+    # Back in the first repository, the desk knows nothing was rewritten there either.
+    assert not world.round().restored

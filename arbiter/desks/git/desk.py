@@ -136,12 +136,16 @@ class GitDesk:
             raise UsageError(
                 f"{shown(s.secret_dir)} has no referee/secret: pass the referee's own game folder"
             )
-        if not git.ok("remote", "get-url", s.remote):
+        url = git.run(["remote", "get-url", s.remote], check=False)
+        if url.returncode != 0:
             raise UsageError(f"the clone has no remote {s.remote!r}: pass --remote")
         self.branch = s.branch or _current_branch(self.git)
         if not self.git.ok("check-ref-format", f"refs/heads/{self.branch}"):
             raise UsageError(f"{self.branch!r} is not a branch name: pass --branch")
         self.who = parse_author(s.author, self.manifest["game"])
+        # The record of what the desk pushed holds for this repository, branch and folder.
+        remote_url = url.stdout.decode("utf-8", "surrogateescape").strip()
+        self.where = f"{remote_url} {self.branch} {self.game_path}"
         self.hasher = trees.Hasher(self.git)
         self.judge = judge.Judge(self.gd, self.manifest, self.hasher, self.game_path)
         git_dir = Path(self.git.text("rev-parse", "--absolute-git-dir"))
@@ -152,8 +156,8 @@ class GitDesk:
     def run(self, once: bool = False, report: Any = None) -> int:
         """Run rounds until stopped (SIGINT, SIGTERM, or ``stopping``); ``once``: one round.
 
-        ``report(round)`` is called after each round; ``report_error(exc)`` on a failed one
-        in a loop (the loop goes on; with ``once`` the error is raised).
+        ``report(round, None)`` is called after each round, ``report(None, error)`` after a
+        round that failed in a loop (the loop goes on; with ``once`` the error is raised).
         """
         self.prepare()
         main = threading.current_thread() is threading.main_thread()
@@ -193,7 +197,7 @@ class GitDesk:
     def _round(self) -> Round:
         s = self.settings
         result = Round()
-        record = receipts.Record.load(self.gd)
+        record = receipts.Record.load(self.gd, self.where)
         head = self.git.fetch(s.remote, self.branch)
         result.remote_head = head
         ours = record.commit if record.commit and self.git.commit_of(record.commit) else None
@@ -207,13 +211,12 @@ class GitDesk:
             else []
         )
         published_before = trees.outside_inbox(listing, self.game_path)
-        plans = self._judge_all(waiting, head, published_before, result)
+        plans = self._judge_all(waiting, published_before, result)
         for attempt in range(PUSH_TRIES):
             commits = self._build(head, listing, start, plans, ours, record, result)
             tip = commits[-1][0] if commits else head
-            if tip is None or tip == head:
-                if attempt == 0:
-                    self._check_out(head)
+            if tip is None or tip == head:  # nothing to commit
+                self._check_out(head)
                 return result
             result.commits = [{"commit": c, "message": m} for c, m in commits]
             if not s.push:
@@ -222,7 +225,7 @@ class GitDesk:
             if self.git.push(s.remote, tip, self.branch):
                 result.pushed = tip
                 final = plans[-1].files if plans else start
-                receipts.Record(tip, trees.fingerprint(final)).save(self.gd)
+                receipts.Record(tip, trees.fingerprint(final), self.where).save(self.gd)
                 self._check_out(tip)
                 return result
             result.retries += 1
@@ -261,7 +264,6 @@ class GitDesk:
     def _judge_all(
         self,
         waiting: list[Entry],
-        head: str | None,
         published_before: dict[str, str],
         result: Round,
     ) -> list[Planned]:

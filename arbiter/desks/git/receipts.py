@@ -16,7 +16,6 @@ folder no longer has that fingerprint) from the referee's own changes.
 from __future__ import annotations
 
 import contextlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,13 +57,16 @@ class Record:
 
     commit: str | None = None
     published: str | None = None
+    where: str | None = None
+    """The remote's URL, the branch and the game folder's path: a record made for another
+    repository (the game moved) is not this one's."""
 
     @staticmethod
     def path(gd: GameDir) -> Path:
         return desk_folder(gd) / "state.json"
 
     @classmethod
-    def load(cls, gd: GameDir) -> Record:
+    def load(cls, gd: GameDir, where: str) -> Record:
         try:
             data: Any = parse_strict(Record.path(gd).read_bytes(), "referee/git/state.json")
         except FileNotFoundError:
@@ -73,15 +75,20 @@ class Record:
             return cls()  # a damaged record only costs the checks it would have enabled
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             return cls()
+        if data.get("where") != where:
+            return cls()
         commit, published = data.get("commit"), data.get("published")
         return cls(
             commit if isinstance(commit, str) else None,
             published if isinstance(published, str) else None,
+            where,
         )
 
     def save(self, gd: GameDir) -> None:
-        data = {"format": RECORD_FORMAT, "commit": self.commit, "published": self.published}
+        data = {
+            "format": RECORD_FORMAT,
+            "commit": self.commit,
+            "published": self.published,
+            "where": self.where,
+        }
         gd.write(Record.path(gd), pretty(data))
-
-    def __str__(self) -> str:  # pragma: no cover - debugging aid
-        return json.dumps(self.__dict__)
