@@ -15,6 +15,7 @@ def status(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Show a game's status from its public files."""
+    from arbiter.core.chain import last_time
     from arbiter.core.gamedir import GameDir
     from arbiter.core.ledger import read_json
     from arbiter.core.schemas import validate
@@ -23,11 +24,12 @@ def status(
     gd = GameDir(folder)
     gd.require()
     # A consistent snapshot: the manifest and the state of one moment (GameDir.consistent).
-    manifest, state, revealed = gd.consistent(
+    manifest, state, revealed, since = gd.consistent(
         lambda: (
             read_json(gd.manifest, "game.json"),
             read_json(gd.public_state, "public/state.json"),
             gd.reveal_record.is_file(),
+            last_time(gd.chain),
         )
     )
     validate("state", state, "public/state.json")
@@ -43,6 +45,7 @@ def status(
         "revealed": revealed,
         "sealed": bool(manifest.get("sealed", False)),
         "winners": state["outcome"]["winners"] if state["outcome"] else None,
+        "deadline": _deadline(manifest, state, since),
     }
     if as_json:
         out.json(info)
@@ -56,6 +59,13 @@ def status(
         out.line(f"waiting for joins from: {', '.join(state['waiting_for'])}")
     elif state["prompt"] is not None:
         out.line(f"waiting for {state['prompt']['seat']}: {state['prompt']['kind']}")
+    clock = info["deadline"]
+    if clock is not None:
+        grace = f", grace until {clock['final']}" if clock["final"] != clock["due"] else ""
+        out.line(
+            f"deadline: {clock['seat']} has until {clock['due']}{grace}; then {clock['policy']} "
+            f"(waiting since {clock['since']})"
+        )
     if info["winners"]:
         out.line(f"winners: {', '.join(info['winners'])}")
     out.line(
@@ -65,8 +75,32 @@ def status(
     )
 
 
+def _deadline(manifest: dict[str, Any], state: dict[str, Any], since: str | None) -> Any:
+    """Return the waiting seat's clock in a game with deadlines, else None."""
+    from arbiter.core.deadlines import terms_of
+
+    try:
+        terms = terms_of(manifest)
+    except (KeyError, TypeError):
+        return None
+    if terms is None or since is None or state["status"] != "playing" or not state["prompt"]:
+        return None
+    return {
+        "seat": state["prompt"]["seat"],
+        "since": since,
+        "due": terms.due(since),
+        "half": terms.half(since),
+        "final": terms.final(since),
+        "policy": terms.on_timeout,
+    }
+
+
 def verify(
-    folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
+    folders: list[Path] = typer.Argument(
+        ...,
+        help="Game folders, or folders holding game folders (searched below).",
+        metavar="DIR...",
+    ),
     receipt: list[Path] = typer.Option(
         [],
         "--receipt",
@@ -80,10 +114,45 @@ def verify(
     key: Path | None = typer.Option(
         None, "--key", "-k", help="That seat's private key, which opens its sealed files."
     ),
+    jobs: int | None = typer.Option(
+        None,
+        "--jobs",
+        "-j",
+        help="Verify many games with N processes (default: one per core; 1: no pool).",
+        metavar="N",
+    ),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Verify on a Dask cluster (pip install 'arbiter[dask]'); its workers must "
+        "read the folders at the same absolute paths.",
+        metavar="tcp://HOST:PORT",
+    ),
+    progress: bool | None = typer.Option(
+        None,
+        "--progress/--no-progress",
+        help="Show the progress bar of a many-game run (default: when stderr is a terminal).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Check a game folder; after reveal, replay it and compare every published byte."""
+    """Check game folders; after reveal, replay each and compare every published byte.
+
+    One game folder prints its checks; several (or a folder holding game folders) are
+    verified in parallel and summed up in one report. Exit 16 if any game fails.
+    """
     from arbiter.core.errors import UsageError
+
+    if not _one_game(folders, jobs, scheduler, progress):
+        if receipt or seat is not None or key is not None:
+            raise UsageError(
+                "--receipt, --seat and --key check one game folder: give exactly one "
+                "game folder (without -j, --scheduler or --progress)"
+            )
+        from arbiter.cli.verify_many import run
+
+        run(folders, jobs, scheduler, as_json, progress=progress)
+        return
+    folder = folders[0]
     from arbiter.core.replay import SeatKey
     from arbiter.core.replay import verify as check
 
@@ -115,6 +184,20 @@ def verify(
         else "public files consistent"
     )
     out.line(f"verified game {report.game}: {what}")
+
+
+def _one_game(
+    folders: list[Path], jobs: int | None, scheduler: str | None, progress: bool | None
+) -> bool:
+    """Whether this is the single-game ``verify`` (a game folder, no archive option).
+
+    A path that is not a folder stays here too, so its error is the one it always was.
+    """
+    if len(folders) != 1 or jobs is not None or scheduler is not None or progress is not None:
+        return False
+    from arbiter.archive.folders import is_game_folder
+
+    return not folders[0].is_dir() or is_game_folder(folders[0])
 
 
 def games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
