@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,8 +27,10 @@ def run(
     secret_dir: Path | None = typer.Option(
         None,
         "--secret-dir",
-        help="The referee's own game folder (made by `arbiter new --sealed`), outside the "
-        "repository [env ARBITER_SECRET_DIR].",
+        envvar="ARBITER_SECRET_DIR",
+        show_envvar=True,
+        help="The referee's own game folder (made by `arbiter new --sealed`), kept outside "
+        "the repository.",
         metavar="DIR",
     ),
     push: bool = typer.Option(False, "--push", help="Push the commits (never forced)."),
@@ -53,15 +54,12 @@ def run(
     from arbiter.core.errors import ArbiterError, UsageError
     from arbiter.desks.git.desk import GitDesk, Round, Settings
 
-    folder = secret_dir or (
-        Path(os.environ["ARBITER_SECRET_DIR"]) if os.environ.get("ARBITER_SECRET_DIR") else None
-    )
-    if folder is None:
+    if secret_dir is None:
         raise UsageError(
             "pass --secret-dir DIR (or set ARBITER_SECRET_DIR): the referee's own game folder"
         )
     out = Output(as_json)
-    settings = Settings(repo, game, folder, remote, branch, push, author, interval)
+    settings = Settings(repo, game, secret_dir, remote, branch, push, author, interval)
 
     def report(result: Round | None, error: ArbiterError | None) -> None:
         if error is not None:
