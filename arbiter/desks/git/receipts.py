@@ -43,9 +43,11 @@ def write(gd: GameDir, name: str, line: str, sealed: bytes | None = None) -> Non
     folder = text_receipts(gd)
     public = folder / f"{name}.txt"
     private = folder / f"{name}.txt.age"
-    gd.write(public, line.encode("utf-8") + b"\n")
+    # No folder fsync: a receipt lost in a crash is written again when the file comes back
+    # (its entry is then a duplicate of one not published yet, reported as accepted).
+    gd.write(public, line.encode("utf-8") + b"\n", sync_dir=False)
     if sealed is not None:
-        gd.write(private, sealed)
+        gd.write(private, sealed, sync_dir=False)
     else:
         with contextlib.suppress(FileNotFoundError):
             private.unlink()
@@ -91,4 +93,4 @@ class Record:
             "published": self.published,
             "where": self.where,
         }
-        gd.write(Record.path(gd), pretty(data))
+        gd.write(Record.path(gd), pretty(data), sync_dir=False)
