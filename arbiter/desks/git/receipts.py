@@ -43,11 +43,9 @@ def write(gd: GameDir, name: str, line: str, sealed: bytes | None = None) -> Non
     folder = text_receipts(gd)
     public = folder / f"{name}.txt"
     private = folder / f"{name}.txt.age"
-    # No folder fsync: a receipt lost in a crash is written again when the file comes back
-    # (its entry is then a duplicate of one not published yet, reported as accepted).
-    gd.write(public, line.encode("utf-8") + b"\n", sync_dir=False)
+    gd.write(public, line.encode("utf-8") + b"\n")
     if sealed is not None:
-        gd.write(private, sealed, sync_dir=False)
+        gd.write(private, sealed)
     else:
         with contextlib.suppress(FileNotFoundError):
             private.unlink()
@@ -93,4 +91,5 @@ class Record:
             "published": self.published,
             "where": self.where,
         }
+        # No folder fsync: a record lost in a crash only costs the next round's checks.
         gd.write(Record.path(gd), pretty(data), sync_dir=False)
