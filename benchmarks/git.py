@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from git.gitkit import GIT_ENV, Player, git, make_world
+from git.gitkit import GIT_ENV, ISOLATED, Player, git, make_world
 
 import arbiter.desks.git.judge as judge_module
 from arbiter.core.player import load_state, make_move, seal_move
@@ -82,6 +82,7 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=40)
     parser.add_argument("--cli", type=int, default=6)
     args = parser.parse_args()
+    os.environ.update(ISOLATED)  # the desk runs in this process: no user git configuration
     work = Path(tempfile.mkdtemp(prefix="arbiter-bench-git-"))
     try:
         world = make_world(work, engine="mottainai", seats=SEATS, game_id="bench-git")

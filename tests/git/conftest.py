@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from helpers.tools import needs
 
-from git.gitkit import World, make_world
+from git.gitkit import ISOLATED, World, make_world
 
 HERE = Path(__file__).parent
 needs_git = needs("git", "the git desk's tests use real repositories")
@@ -26,6 +26,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if HERE in Path(str(item.path)).parents:
             item.add_marker(needs_git)
+
+
+@pytest.fixture(autouse=True)
+def isolated_git(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The desk under test runs in this process: no user or system git configuration."""
+    for name, value in ISOLATED.items():
+        monkeypatch.setenv(name, value)
 
 
 @pytest.fixture

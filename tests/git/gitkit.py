@@ -40,8 +40,9 @@ GIT_ENV = {
     "LC_ALL": "C",
     "GIT_TERMINAL_PROMPT": "0",
 }
-# The desk under test runs in this process too: keep it off the user's git config.
-os.environ.update({k: v for k, v in GIT_ENV.items() if k.startswith("GIT_CONFIG")})
+# The desk under test runs in this process too: conftest.py (and the benchmark) keep it
+# off the user's git configuration with these.
+ISOLATED = {k: v for k, v in GIT_ENV.items() if k.startswith("GIT_CONFIG")}
 
 
 def git(cwd: Path, *args: str, stdin: bytes | None = None, check: bool = True) -> str:
