@@ -99,7 +99,7 @@ def verify(
     folders: list[Path] = typer.Argument(
         ...,
         help="Game folders, or folders holding game folders (searched below).",
-        metavar="DIR...",
+        metavar="DIR",
     ),
     receipt: list[Path] = typer.Option(
         [],

@@ -3,7 +3,8 @@
 Games are played with ``arbiter.bots.selfplay`` (keys, joins, signed moves, the real
 referee, reveal) in worker processes, then only the published game folder is kept (no
 ``referee/``: an archive is what a referee publishes). Building skips fsync: these
-folders are throwaway fixtures, and the referee's fsyncs are a third of a game's cost.
+folders are throwaway fixtures, and the referee's fsyncs are a third of a game's cost;
+and it plays in memory-backed scratch space when there is some (``/dev/shm``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,11 @@ def _play(task: tuple[str, str, str, str, bool]) -> str:
     root = Path(tempfile.mkdtemp(dir=scratch))
     run = play(root, engine, 2, seed, reveal_at_end=revealed)
     shutil.rmtree(run.game / "referee")
-    os.replace(run.game, dest)
+    # A copy when the scratch space is another file system: complete it, then rename, so
+    # an interrupted build leaves no half game where a cached archive expects whole ones.
+    shutil.rmtree(dest + ".part", ignore_errors=True)
+    shutil.move(run.game, dest + ".part")
+    os.replace(dest + ".part", dest)
     shutil.rmtree(root)
     return dest
 
@@ -51,7 +56,10 @@ def build(
     """Play games ``start`` .. ``count - 1`` into ``archive/gNNNN`` (skipping folders that
     exist); the games in ``unrevealed`` stay unrevealed. Return every game folder."""
     archive.mkdir(parents=True, exist_ok=True)
-    scratch = tempfile.mkdtemp(prefix="arbiter-archive-build-")
+    # Memory-backed scratch space where there is one: a game's build is mostly renames.
+    shm = Path("/dev/shm")
+    where = str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+    scratch = tempfile.mkdtemp(prefix="arbiter-archive-build-", dir=where)
     tasks = [
         (str(archive / name(i)), engine, f"{seed}-{i}", scratch, i not in unrevealed)
         for i in range(start, count)

@@ -82,3 +82,11 @@ def test_without_distributed_the_error_says_what_to_install(
     assert result.err.count("\n") == 1
     assert "pip install 'arbiter[dask]'" in result.err
     assert result.out == ""
+
+
+@needs_distributed
+def test_a_malformed_scheduler_address_is_refused(cli: Cli, archive: Path) -> None:
+    for address in ("nonsense", "tcp://host-without-port"):
+        result = cli("verify", archive, "--scheduler", address)
+        assert result.code == 2, result
+        assert result.err.count("\n") == 1 and "tcp://HOST:PORT" in result.err

@@ -1,0 +1,145 @@
+"""Archive verify (issue 13, item 7): games verified per second, one core and all cores.
+
+    python benchmarks/archive.py [--games 1000] [--sample 50] [--repeat 1] [--profile]
+
+The archive: ``--games`` finished 2-player Mottainai games played by the demo's bots
+through the real path (signed joins and moves, the referee, reveal), published folders
+only (no ``referee/``). It is built once and cached under
+``/tmp/arbiter-archive-bench/<engine>-<version>/`` (reused when present; a build of 1,000
+games takes several minutes on two cores).
+
+Figures, each the median of ``--repeat`` runs, wall time of a real ``arbiter`` process
+(start-up included, signatures checked):
+
+- one process: ``arbiter verify ARCHIVE -j 1``;
+- all cores: ``arbiter verify ARCHIVE`` (one worker per core);
+- the baseline: one ``arbiter verify GAME`` process per game. It is timed on the first
+  ``--sample`` games only and extrapolated to the whole archive (games/s of the sample).
+
+Printed: games/s and games/s per core, each as a ratio to the baseline, and the speed-up
+of all cores over one process, against the number of cores. Budget (DESIGN.md): ≥ 50
+games/s per core with signatures, and a speed-up ≥ 0.8 × cores. Nothing is asserted.
+``--profile`` adds where a verify spends its time (cProfile over the sample, in process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "archive"))
+
+from archive_kit import build
+
+from arbiter.archive.pool import default_jobs
+from arbiter.core import registry
+
+CACHE = Path("/tmp/arbiter-archive-bench")
+ENGINE = "mottainai"
+GAME = "g[0-9][0-9][0-9][0-9]"  # archive_kit.name
+# Measure as installed software runs: with compiled bytecode (benchmarks/run.py).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def archive(games: int) -> Path:
+    """Return the cached archive of ``games`` games, playing the missing ones first."""
+    folder = CACHE / f"{ENGINE}-{registry.get(ENGINE).info.version}"
+    present = len(list(folder.glob(GAME))) if folder.is_dir() else 0
+    if present < games:
+        print(f"building the archive: {games - present} games to play into {folder} …", flush=True)
+        start = time.perf_counter()
+        build(folder, games, engine=ENGINE, seed="bench")
+        print(f"  built in {time.perf_counter() - start:.0f} s", flush=True)
+    return folder
+
+
+def timed(argv: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    took = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {done.stderr.strip()}")
+    return took
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--sample", type=int, default=50)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    folder = archive(args.games)
+    games = sorted(folder.glob(GAME))[: args.games]
+    if len(games) < args.games:
+        raise SystemExit(f"{folder} holds {len(games)} games, not {args.games}")
+    target = folder if len(list(folder.glob(GAME))) == args.games else None
+    cores = default_jobs()
+    arbiter = [sys.executable, "-m", "arbiter", "verify"]
+    paths = [str(target)] if target is not None else [str(game) for game in games]
+    timed([*arbiter, str(games[0])])  # warm-up: bytecode caches
+    print(
+        f"{args.games} finished 2-player {ENGINE} games (signatures checked), {cores} cores; "
+        f"median of {args.repeat}; python {sys.version.split()[0]}",
+        flush=True,
+    )
+    sample = games[: args.sample]
+    per_game = statistics.median(
+        sum(timed([*arbiter, str(game)]) for game in sample) / len(sample)
+        for _ in range(args.repeat)
+    )
+    baseline = 1 / per_game
+    one = args.games / statistics.median(
+        timed([*arbiter, *paths, "-j", "1", "--json"]) for _ in range(args.repeat)
+    )
+    every = args.games / statistics.median(
+        timed([*arbiter, *paths, "-j", str(cores), "--json"]) for _ in range(args.repeat)
+    )
+    print(
+        f"baseline, one `arbiter verify GAME` process per game: {baseline:6.1f} games/s "
+        f"({per_game * 1000:.0f} ms a game, timed on {len(sample)} games and extrapolated)"
+    )
+    print(
+        f"one process  (-j 1):      {one:6.1f} games/s          = {one / baseline:5.1f}× the baseline"
+        f"   (budget ≥ 50 games/s per core: {one / 50:.2f}×)"
+    )
+    print(
+        f"all cores    (-j {cores}):      {every:6.1f} games/s, "
+        f"{every / cores:5.1f} per core = {every / baseline:5.1f}× the baseline"
+        f"   (budget ≥ 50 per core: {every / cores / 50:.2f}×)"
+    )
+    speedup = every / one
+    print(
+        f"speed-up all cores / one process: {speedup:.2f} on {cores} cores = "
+        f"{speedup / cores:.2f} × cores   (budget ≥ 0.8 × cores)"
+    )
+    if args.profile:
+        profile(sample)
+
+
+def profile(sample: list[Path]) -> None:
+    """Print where an in-process verify of the sample spends its time."""
+    import cProfile
+    import pstats
+
+    from arbiter.core.replay import verify
+
+    verify(sample[0])  # imports and caches outside the profile
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for game in sample:
+        verify(game)
+    profiler.disable()
+    print(f"\nwhere verify spends its time ({len(sample)} games, in process):")
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+
+
+if __name__ == "__main__":
+    main()
