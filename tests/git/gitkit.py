@@ -26,7 +26,6 @@ from arbiter.core.gamedir import GameDir
 from arbiter.core.player import load_state, make_join, make_move, seal_move
 from arbiter.core.referee import new_game, submit
 from arbiter.desks.git.desk import GitDesk, Round, Settings
-from arbiter.desks.git.trees import published_files
 
 TESTS = Path(__file__).resolve().parents[1]
 GAME = "games/g1"
@@ -190,8 +189,22 @@ class World:
         return blobs_at(self.bare, rev, self.game)
 
     def expected(self) -> dict[str, bytes]:
-        """What the desk publishes: the referee's folder without referee/, plus receipts."""
-        return {rel: path.read_bytes() for rel, path in published_files(self.gd).items()}
+        """What the desk must publish (computed here, not with the desk's code): the
+        referee's folder without referee/, its signed receipts as receipts/entry-<N>.json and
+        the desk's text receipts (referee/git/receipts/) under receipts/."""
+        found = {}
+        for path in sorted(self.secret.rglob("*")):
+            rel = path.relative_to(self.secret).as_posix()
+            if path.is_file() and not rel.startswith("referee/"):
+                assert not path.name.endswith(".tmp"), f"a temporary file is left: {rel}"
+                found[rel] = path.read_bytes()
+        for path in (self.secret / "referee" / "receipts").glob("*.json"):
+            found[f"receipts/entry-{path.stem}.json"] = path.read_bytes()
+        texts = self.secret / "referee" / "git" / "receipts"
+        for path in texts.rglob("*") if texts.is_dir() else ():
+            if path.is_file():
+                found[f"receipts/{path.relative_to(texts).as_posix()}"] = path.read_bytes()
+        return found
 
     def assert_published(self) -> None:
         """The repository's game folder outside the inbox is byte for byte the expected one."""
