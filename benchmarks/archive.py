@@ -17,7 +17,9 @@ Figures, each the median of ``--repeat`` runs, wall time of a real ``arbiter`` p
   ``--sample`` games only and extrapolated to the whole archive (games/s of the sample).
 
 Printed: games/s and games/s per core, each as a ratio to the baseline, and the speed-up
-of all cores over one process, against the number of cores. Budget (DESIGN.md): ≥ 50
+of all cores over one process, against the number of cores; then games per CPU second
+(worker processes included), which other work on the machine does not skew, and the load
+average before the runs (a busy machine lowers the all-core figures). Budget (DESIGN.md): ≥ 50
 games/s per core with signatures, and a speed-up ≥ 0.8 × cores. Nothing is asserted.
 ``--profile`` adds where a verify spends its time (cProfile over the sample, in process).
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -60,13 +63,30 @@ def archive(games: int) -> Path:
     return folder
 
 
+CPU: list[float] = []
+"""CPU seconds (user + system) of each timed run, its worker processes included."""
+
+
 def timed(argv: list[str]) -> float:
+    """Return the wall time of running ``argv``; note its CPU time in ``CPU``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed: {done.stderr.strip()}")
     return took
+
+
+def run_rate(argv: list[str], games: int, repeat: int) -> tuple[float, float]:
+    """Return games per second of wall time and per CPU second (medians of ``repeat``)."""
+    walls, cpus = [], []
+    for _ in range(repeat):
+        walls.append(timed(argv))
+        cpus.append(CPU[-1])
+    return games / statistics.median(walls), games / statistics.median(cpus)
 
 
 def main() -> None:
@@ -90,21 +110,23 @@ def main() -> None:
         f"median of {args.repeat}; python {sys.version.split()[0]}",
         flush=True,
     )
+    load = os.getloadavg()[0]
     sample = games[: args.sample]
-    per_game = statistics.median(
-        sum(timed([*arbiter, str(game)]) for game in sample) / len(sample)
-        for _ in range(args.repeat)
-    )
+    walls, cpus = [], []
+    for _ in range(args.repeat):
+        start = len(CPU)
+        walls.append(sum(timed([*arbiter, str(game)]) for game in sample) / len(sample))
+        cpus.append(sum(CPU[start:]) / len(sample))
+    per_game = statistics.median(walls)
     baseline = 1 / per_game
-    one = args.games / statistics.median(
-        timed([*arbiter, *paths, "-j", "1", "--json"]) for _ in range(args.repeat)
-    )
-    every = args.games / statistics.median(
-        timed([*arbiter, *paths, "-j", str(cores), "--json"]) for _ in range(args.repeat)
+    one, one_cpu = run_rate([*arbiter, *paths, "-j", "1", "--json"], args.games, args.repeat)
+    every, every_cpu = run_rate(
+        [*arbiter, *paths, "-j", str(cores), "--json"], args.games, args.repeat
     )
     print(
         f"baseline, one `arbiter verify GAME` process per game: {baseline:6.1f} games/s "
-        f"({per_game * 1000:.0f} ms a game, timed on {len(sample)} games and extrapolated)"
+        f"({per_game * 1000:.0f} ms a game, {statistics.median(cpus) * 1000:.0f} ms of CPU; "
+        f"timed on {len(sample)} games and extrapolated)"
     )
     print(
         f"one process  (-j 1):      {one:6.1f} games/s          = {one / baseline:5.1f}× the baseline"
@@ -119,6 +141,14 @@ def main() -> None:
     print(
         f"speed-up all cores / one process: {speedup:.2f} on {cores} cores = "
         f"{speedup / cores:.2f} × cores   (budget ≥ 0.8 × cores)"
+    )
+    print(
+        f"CPU: {one_cpu:.1f} games per CPU second with -j 1, {every_cpu:.1f} with -j {cores} "
+        f"(the pool's own cost: {one_cpu / every_cpu:.2f}×)"
+    )
+    print(
+        f"load average before the runs: {load:.1f} on {cores} cores"
+        + (" — other work competed for the cores: all-core figures are low" if load > 0.5 else "")
     )
     if args.profile:
         profile(sample)
