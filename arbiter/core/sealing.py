@@ -28,9 +28,11 @@ MAGIC = b"age-encryption.org/v1\n"
 SEALED_SUFFIX = ".age"
 # age recipients that an SSH key can be (age's own docs: ssh-ed25519 and ssh-rsa).
 RECIPIENT_TYPES = ("ssh-ed25519", "ssh-rsa")
-# Padding buckets: 4 KiB steps below 64 KiB, then steps of 1/16 of the size (at most
-# 6.25% overhead), so a hand's card names rarely move a file into another bucket.
-_BLOCK = 4096
+# Padding buckets: 16 KiB steps below 512 KiB, then steps of 1/16 of the size (at most
+# 6.25% overhead). A seat's state file varies by up to a few KiB with its hand and its
+# legal decisions; 4 KiB steps let 4% of Momiji's redrawn positions change bucket, 16 KiB
+# steps 0.04% (docs/sealing.md, "Length").
+_BLOCK = 16384
 _HEADER_LIMIT = 64 * 1024
 _STANZA = re.compile(rb"-> (\S+)((?: \S+)*)")
 

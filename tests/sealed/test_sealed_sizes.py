@@ -56,7 +56,12 @@ def _sizes(root, engine_name: str, players: int, seed: str, every: int):
 
 # (engine, players, sample every n-th entry, whether unpadded sizes follow hidden cards:
 # Mot Coin's hidden cards are the deck's order, which no view shows, so its sizes never do)
-CASES = [("mottainai", 3, 2, True), ("momiji", 2, 2, True), ("motcoin", 3, 8, False)]
+CASES = [
+    ("mottainai", 3, 2, True),
+    ("momiji", 2, 2, True),
+    ("momiji", 4, 4, True),
+    ("motcoin", 3, 8, False),
+]
 
 
 @pytest.mark.parametrize("engine_name,players,every,raw_leaks", CASES)
@@ -74,12 +79,12 @@ def test_padded_sizes_do_not_follow_hidden_cards(tmp_path, engine_name, players,
 
 
 def test_padding_round_trips_and_buckets():
-    for size in (1, 100, 4095, 4096, 4097, 70_000, 1_000_000):
+    for size in (1, 100, 16383, 16384, 16385, 70_000, 1_000_000):
         data = b"x" * (size - 1) + b"\n"
         padded = sealing.pad(data)
         assert len(padded) == sealing.padded_size(size) >= size
-        assert len(padded) - size <= max(4095, size // 16)
+        assert len(padded) - size <= max(16383, size // 16)
         assert sealing.unpad(padded) == data
-    assert sealing.padded_size(10) == sealing.padded_size(4000) == 4096
+    assert sealing.padded_size(10) == sealing.padded_size(16000) == 16384
     with pytest.raises(ValueError):
         sealing.pad(b"two newlines\n\n")
