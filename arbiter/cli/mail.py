@@ -34,6 +34,11 @@ def run(
         f"{summary.mails} mails: {summary.files} files, {summary.accepted} accepted, "
         f"{summary.rejected} refused, {summary.ignored} left unanswered (robots, floods); "
         f"{summary.sent} mails sent"
+        + (
+            f"; {summary.timeouts} timeouts applied, {summary.reminders} reminders"
+            if summary.timeouts or summary.reminders
+            else ""
+        )
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +23,10 @@ def _pairs(values: list[str], what: str) -> list[tuple[str, str]]:
 
 
 def now_utc() -> str:
-    """Return the current UTC time (the CLI edge is the only place that reads the clock)."""
-    return (
-        datetime.datetime.now(datetime.UTC)
-        .replace(microsecond=0)
-        .isoformat()
-        .replace("+00:00", "Z")
-    )
+    """Return the referee's clock (``arbiter.clock``: the one place that reads it)."""
+    from arbiter.clock import now_utc as clock
+
+    return clock()
 
 
 def new(
@@ -56,6 +52,30 @@ def new(
         "in referee/key). Its public half is published in game.json.",
         metavar="KEY",
     ),
+    deadline: str | None = typer.Option(
+        None,
+        "--deadline",
+        help="Time for each decision, e.g. 72h, 3d, 1d12h (recorded in game.json; every "
+        "entry is then dated).",
+    ),
+    grace: str | None = typer.Option(
+        None, "--grace", help="Extra time after the deadline before the timeout applies."
+    ),
+    on_timeout: str = typer.Option(
+        "pass",
+        "--on-timeout",
+        help="pass: the engine's default decision; bot: a bot decides from the seat's view; "
+        "forfeit: the game ends, the seat ranked last.",
+    ),
+    timeout_bot: str | None = typer.Option(
+        None, "--timeout-bot", help="The bot for --on-timeout bot (default: random)."
+    ),
+    forfeit_after: int | None = typer.Option(
+        None,
+        "--forfeit-after",
+        help="After this many timeouts of one seat in a row, the next one forfeits.",
+        metavar="N",
+    ),
     sealed: bool = typer.Option(
         False,
         "--sealed",
@@ -65,6 +85,7 @@ def new(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create a game folder; publish only a commitment to the secret seed."""
+    from arbiter.core.deadlines import parse_duration
     from arbiter.core.referee import new_game
 
     out = Output(as_json)
@@ -95,6 +116,11 @@ def new(
         created=now_utc(),
         referee_key=referee_key,
         sealed=sealed,
+        deadline=parse_duration(deadline) if deadline is not None else None,
+        grace=parse_duration(grace, "--grace", minimum=0) if grace is not None else 0,
+        on_timeout=on_timeout,
+        timeout_bot=timeout_bot,
+        forfeit_after=forfeit_after,
     )
     if mail_to:
         from arbiter.desks.mail.addresses import store
@@ -114,6 +140,22 @@ def new(
     out.line(f"created game {manifest['game']} in {folder}")
     out.line(f"seed commitment: {manifest['commitment']}")
     out.line(f"referee key (signs receipts): {manifest['referee']}")
+    if "deadline" in manifest:
+        from arbiter.core.deadlines import describe_duration
+
+        terms = manifest["deadline"]
+        grace_text = f" + {describe_duration(terms['grace'])} grace" if terms["grace"] else ""
+        out.line(
+            f"deadline: {describe_duration(terms['seconds'])} per decision{grace_text}, then "
+            f"{terms['on_timeout']}"
+            + (f" ({terms['bot']} bot)" if terms["bot"] else "")
+            + (
+                f", forfeit after {terms['forfeit_after']} in a row"
+                if terms.get("forfeit_after")
+                else ""
+            )
+            + "; run `arbiter timeout` from cron"
+        )
     if manifest["join"]:
         out.line(
             "next: each player runs `arbiter join "
@@ -194,6 +236,47 @@ def reveal(
     out.line(f"anyone can now check every byte: arbiter verify {folder}")
 
 
+def timeout(
+    folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Apply the timeout policy if the waiting seat's deadline and grace have passed.
+
+    Safe to run from cron as often as you like: before the time is up it only reports
+    the waiting seat's clock.
+    """
+    from arbiter.core.referee import timeout as check_clock
+
+    out = Output(as_json)
+    waiting = check_clock(folder, now_utc())
+    done = waiting.timed_out
+    if as_json:
+        out.json(
+            {
+                "seat": waiting.seat,
+                "since": waiting.since,
+                "due": waiting.due,
+                "final": waiting.final,
+                "policy": waiting.policy,
+                "timed_out": done is not None,
+                "seq": done.seq if done else None,
+                "summary": done.summary if done else [],
+                "status": done.status if done else "playing",
+                "waiting_for": done.waiting_for if done else [waiting.seat],
+            }
+        )
+        return
+    if done is None:
+        grace = f", grace until {waiting.final}" if waiting.final != waiting.due else ""
+        out.line(f"{waiting.seat} has until {waiting.due}{grace}: nothing to do yet")
+        return
+    out.line(f"{waiting.seat} timed out: entry #{done.seq} applies {waiting.policy}")
+    for text in done.summary:
+        out.line(f"  {text}")
+    follows = ", ".join(done.waiting_for) or "nobody"
+    out.line(f"game is {done.status}; waiting for {follows}")
+
+
 def repair(
     folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
@@ -217,3 +300,4 @@ def register(app: typer.Typer) -> None:
     app.command("submit")(submit)
     app.command("reveal")(reveal)
     app.command("repair")(repair)
+    app.command("timeout")(timeout)

@@ -53,6 +53,12 @@ def new(
     on_timeout: str = typer.Option(
         "pass", "--on-timeout", help="pass, bot or forfeit: what a timeout does."
     ),
+    forfeit_after: int | None = typer.Option(
+        None,
+        "--forfeit-after",
+        help="After this many timeouts of one player in a row, the next one forfeits.",
+        metavar="N",
+    ),
     tournament_id: str | None = typer.Option(
         None, "--id", help="Tournament id (default: the folder name); games are ID-r<R>-t<K>."
     ),
@@ -83,7 +89,12 @@ def new(
         pairing=pairing,
         rounds=rounds,
         table_size=table_size,
-        terms=Terms(deadline=seconds, grace=extra, on_timeout=on_timeout),  # type: ignore[arg-type]
+        terms=Terms(
+            deadline=seconds,
+            grace=extra,
+            on_timeout=on_timeout,  # type: ignore[arg-type]
+            forfeit_after=forfeit_after,
+        ),
         tournament_id=tournament_id,
         created=now_utc(),
     )

@@ -21,9 +21,15 @@ from arbiter.core.schemas import validate
 
 
 def make_entry(
-    seq: int, kind: str, seat: str | None, prev: str | None, file_digest: str, summary: list[str]
+    seq: int,
+    kind: str,
+    seat: str | None,
+    prev: str | None,
+    file_digest: str,
+    summary: list[str],
+    time: str | None = None,
 ) -> dict[str, Any]:
-    """Return a chain entry with its hash filled in."""
+    """Return a chain entry with its hash filled in (``time``: games with deadlines)."""
     entry: dict[str, Any] = {
         "format": CHAIN_FORMAT,
         "seq": seq,
@@ -33,6 +39,8 @@ def make_entry(
         "digest": file_digest,
         "summary": summary,
     }
+    if time is not None:
+        entry["time"] = time
     entry["hash"] = digest(entry)
     return entry
 
@@ -45,17 +53,28 @@ def line(entry: dict[str, Any]) -> bytes:
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 _SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _KEYS = ("digest", "format", "hash", "kind", "prev", "seat", "seq", "summary")
+# Games with deadlines stamp every entry with the referee's clock; "time" sorts last, so
+# the digest stays the first member of a canonical line (``line_digest``).
+_TIMED_KEYS = (*_KEYS, "time")
+_TIME = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+_TIME_AT_END = re.compile(rb',"time":"([0-9TZ:-]{20})"\}\n?$')
 
 
 def _well_formed(entry: Any) -> bool:
     """Check an entry's shape quickly (the JSON Schema explains any failure)."""
+    if not isinstance(entry, dict):
+        return False
+    keys = tuple(sorted(entry))
+    if keys == _TIMED_KEYS:
+        if not (isinstance(entry["time"], str) and _TIME.fullmatch(entry["time"])):
+            return False
+    elif keys != _KEYS:
+        return False
     return (
-        isinstance(entry, dict)
-        and tuple(sorted(entry)) == _KEYS
-        and entry["format"] == CHAIN_FORMAT
+        entry["format"] == CHAIN_FORMAT
         and type(entry["seq"]) is int
         and entry["seq"] >= 0
-        and entry["kind"] in ("genesis", "join", "move")
+        and entry["kind"] in ("genesis", "join", "move", "timeout")
         and (
             entry["seat"] is None
             or (isinstance(entry["seat"], str) and _SEAT.fullmatch(entry["seat"]) is not None)
@@ -138,8 +157,20 @@ def check_line(raw: bytes, seq: int, prev: str | None, manifest_digest: str) -> 
     return entry
 
 
+def time_of(raw: bytes) -> str | None:
+    """Return the ``time`` of a canonical chain line (games with deadlines), else None."""
+    found = _TIME_AT_END.search(raw)
+    return found.group(1).decode() if found else None
+
+
 def entry_line(
-    seq: int, kind: str, seat: str | None, prev: str | None, file_digest: str, summary: list[str]
+    seq: int,
+    kind: str,
+    seat: str | None,
+    prev: str | None,
+    file_digest: str,
+    summary: list[str],
+    time: str | None = None,
 ) -> tuple[bytes, str]:
     """Return ``line(make_entry(...))`` and the entry's hash, encoding the entry only once.
 
@@ -147,17 +178,18 @@ def entry_line(
     so the hash member sits between ``format`` and ``kind``; neither the digest nor the
     format value can contain the text ``,"kind":``.
     """
-    body = canonical(
-        {
-            "format": CHAIN_FORMAT,
-            "seq": seq,
-            "kind": kind,
-            "seat": seat,
-            "prev": prev,
-            "digest": file_digest,
-            "summary": summary,
-        }
-    )
+    fields: dict[str, Any] = {
+        "format": CHAIN_FORMAT,
+        "seq": seq,
+        "kind": kind,
+        "seat": seat,
+        "prev": prev,
+        "digest": file_digest,
+        "summary": summary,
+    }
+    if time is not None:
+        fields["time"] = time
+    body = canonical(fields)
     entry_hash = sha256_hex(body)
     member = b',"hash":"' + entry_hash.encode() + b'","kind":'
     return body.replace(b',"kind":', member, 1) + b"\n", entry_hash
@@ -173,3 +205,14 @@ def line_digest(raw: bytes) -> bytes:
     that is not canonical this returns garbage, which ``check_line`` then explains.
     """
     return raw[_DIGEST_AT]
+
+
+def last_time(path: Path) -> str | None:
+    """Return the ``time`` of the chain's last line without reading the whole file."""
+    with open(path, "rb") as handle:
+        handle.seek(0, 2)
+        size = handle.tell()
+        handle.seek(max(0, size - 65536))
+        tail = handle.read()
+    last = tail.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    return time_of(last + b"\n")

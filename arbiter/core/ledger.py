@@ -46,9 +46,13 @@ def load_manifest(gd: GameDir) -> tuple[dict[str, Any], str, Engine]:
         raise Tampered(f"{exc.message} (was game.json edited?)") from None
     engine = registry.get(manifest["engine"]["name"])
     if engine.info.version != manifest["engine"]["version"]:
+        from arbiter.releases import advice
+
+        wanted = manifest["engine"]["version"]
+        made = manifest.get("arbiter")
         raise NotReady(
-            f"this game needs {engine.info.name} {manifest['engine']['version']} but arbiter has "
-            f"{engine.info.version}: install the arbiter release the game was created with"
+            f"this game needs {engine.info.name} {wanted} but this arbiter has "
+            f"{engine.info.version}: {advice(engine.info.name, wanted, made)}"
         )
     engine.check_options(manifest["options"])
     return manifest, digest(manifest), engine

@@ -39,6 +39,13 @@ GameId = Annotated[str, WithJsonSchema(_chars("[a-z0-9]", "a-z0-9-", 63))]
 Name = Annotated[str, WithJsonSchema(_chars("[a-z]", "a-z0-9_-", 32))]
 Digest = Annotated[str, WithJsonSchema(_exact("sha256:[0-9a-f]{64}", 71))]
 Hex32 = Annotated[str, WithJsonSchema(_exact("[0-9a-f]{64}", 64))]
+UtcTime = Annotated[
+    str,
+    WithJsonSchema(
+        _exact("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z", 20)
+        | {"description": "The referee's clock, UTC, to the second."}
+    ),
+]
 # "<type> <base64>", no comment: arbiter stores keys normalised (docs/signing.md), and only
 # the key types whose signatures sshsig verifies and which sign deterministically.
 PublicKey = Annotated[
@@ -117,6 +124,22 @@ class ManifestV1(_ManifestTerms):
     format: Literal["arbiter.game/1"]
 
 
+class DeadlineTerms(Strict):
+    """How long a seat may take, and what happens when it does not decide in time."""
+
+    seconds: int = Field(ge=1, le=366 * 86400)
+    """Time for each decision, from the chain entry that made it the seat's turn."""
+    grace: int = Field(ge=0, le=366 * 86400)
+    """Extra time after the deadline before the timeout policy applies."""
+    on_timeout: Literal["pass", "bot", "forfeit"]
+    """pass: the engine's default decision; bot: the named bot decides from the seat's
+    view; forfeit: the game ends and the seat is ranked last."""
+    bot: Literal["random"] | None
+    """The bot for `on_timeout: bot` (null otherwise)."""
+    forfeit_after: int | None = Field(ge=1, le=1000)
+    """After this many timeouts of one seat in a row, the next one forfeits (null: never)."""
+
+
 class Manifest(_ManifestTerms):
     """`game.json`: what is played, by whom, the referee's key and the seed commitment.
 
@@ -129,6 +152,12 @@ class Manifest(_ManifestTerms):
     sealed: bool = False
     """True (`arbiter new --sealed`): each seat's files are age files sealed to its key,
     for play in a shared repository (docs/sealing.md). Absent means false."""
+    deadline: DeadlineTerms | None = None
+    """Deadline terms (`arbiter new --deadline`); absent: no deadline. With them, every
+    chain entry records the referee's clock as `time` (docs/tournaments.md)."""
+    arbiter: str | None = Field(default=None, max_length=32)
+    """The arbiter release that created the game: `arbiter verify` names it when the
+    installed engines differ (docs/tournaments.md, "Archives")."""
 
 
 class JoinFileV1(Strict):
@@ -202,6 +231,27 @@ class SealedIndex(Strict):
     """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
 
 
+class TimeoutFile(Strict):
+    """The referee's signed record of a timeout (namespace arbiter-timeout): the seat the
+    game waited for did not decide in time, and the policy of game.json was applied."""
+
+    format: Literal["arbiter.timeout/1"]
+    game: GameId
+    seat: SeatId
+    """The seat that timed out."""
+    after: Digest
+    """The chain head it was waiting at."""
+    since: UtcTime
+    """That head's time: when the seat's clock started."""
+    time: UtcTime
+    """The referee's clock when it recorded the timeout (after the deadline and grace)."""
+    policy: Literal["pass", "bot", "forfeit"]
+    actions: list[Decision]
+    """The decisions the policy took for the seat (none for forfeit)."""
+    signature: Armored
+    """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
+
+
 class Decision(BaseModel):
     """One engine decision; the engine's own schema checks the rest."""
 
@@ -230,7 +280,7 @@ class ChainEntry(Strict):
     format: Literal["arbiter.chain/1"]
     seq: int = Field(ge=0)
     """0 is the genesis entry (the manifest); then one per accepted file."""
-    kind: Literal["genesis", "join", "move"]
+    kind: Literal["genesis", "join", "move", "timeout"]
     seat: SeatId | None
     prev: Digest | None
     """Hash of the previous entry (null for genesis)."""
@@ -240,6 +290,8 @@ class ChainEntry(Strict):
     """The public log lines this entry produced."""
     hash: Digest
     """Digest of this entry without `hash`: what the next entry and move files cite."""
+    time: UtcTime = None  # type: ignore[assignment]
+    """Only in games with deadlines: the referee's clock when it accepted the entry."""
 
 
 class PromptModel(Strict):
@@ -302,6 +354,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "join-v1": JoinFileV1,
     "receipt": Receipt,
     "sealed-index": SealedIndex,
+    "timeout": TimeoutFile,
     "move": MoveFile,
     "chain-entry": ChainEntry,
     "state": StateFile,

@@ -15,7 +15,8 @@ from typing import Any
 from arbiter.core import views
 from arbiter.core.chain import iter_chain
 from arbiter.core.engine import Engine
-from arbiter.core.formats import JOIN_FORMAT, JOIN_FORMAT_1
+from arbiter.core.errors import Tampered
+from arbiter.core.formats import JOIN_FORMAT, JOIN_FORMAT_1, TIMEOUT_FORMAT
 from arbiter.core.gamedir import GameDir, fsync_dir
 from arbiter.core.ledger import Records
 from arbiter.core.table import EntryLines, Table
@@ -43,10 +44,28 @@ class Rebuilt:
 
 
 def apply_record(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
-    """Apply one accepted join or move file to the table."""
+    """Apply one accepted join, move or timeout file to the table."""
     if record["format"] in JOIN_FORMATS:
         return table.join(record["seat"], bytes.fromhex(record["entropy"]))
+    if record["format"] == TIMEOUT_FORMAT:
+        return apply_timeout(table, seq, record)
     return table.move(seq, record["seat"], list(record["actions"]))
+
+
+def apply_timeout(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
+    """Replay a timeout: the policy of game.json must take exactly the recorded decisions."""
+    from arbiter.core.deadlines import terms_of
+
+    terms = terms_of(table.manifest)
+    in_a_row = table.timeouts_in_a_row.get(record["seat"], 0)
+    if terms is None or record["policy"] != terms.policy_for(in_a_row):
+        raise Tampered(f"entry #{seq}: a timeout with a policy game.json does not set")
+    produced, actions = table.timeout(seq, record["seat"], record["policy"], terms.bot)
+    if actions != record["actions"]:
+        raise Tampered(
+            f"entry #{seq}: the timeout's recorded decisions are not what its policy decides"
+        )
+    return produced
 
 
 def rebuild(
@@ -104,7 +123,7 @@ def outputs(
     """Return the bytes of every published view and log."""
     title = table.engine.info.title
     columns = table.engine.info.score_columns
-    outcome = table.engine.outcome(table.state) if table.over else None
+    outcome = table.outcome()
     outcome_json = outcome.to_json() if outcome is not None else None
     numbered = list(enumerate(lines))
     # Each log comes before its state file: a state file at the head proves its log is.

@@ -81,7 +81,8 @@ def write(gd: GameDir, manifest: dict[str, Any], entries: Iterable[dict[str, Any
     key: Path | None = None
     for entry in entries:
         path = gd.receipt(entry["seq"])
-        if entry["seq"] == 0 or path.is_file():
+        # Receipts answer a submitted file; a timeout is the referee's own entry.
+        if entry["seq"] == 0 or entry["kind"] == "timeout" or path.is_file():
             continue
         key = key or signing_key(gd)
         gd.write(path, pretty(make(manifest, entry, key)))

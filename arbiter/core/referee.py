@@ -108,6 +108,11 @@ def new_game(
     referee_key: Path | None = None,
     referee_seed: bytes | None = None,
     sealed: bool = False,
+    deadline: int | None = None,
+    grace: int = 0,
+    on_timeout: str = "pass",
+    timeout_bot: str | None = None,
+    forfeit_after: int | None = None,
 ) -> dict[str, Any]:
     """Create a game folder publishing only a commitment to a fresh secret.
 
@@ -116,7 +121,12 @@ def new_game(
     referee's own private key (its public half goes into game.json); without it a new
     Ed25519 key is made as ``referee/key`` (from ``referee_seed`` for reproducible demos).
     ``sealed``: each seat's files are age files sealed to its key (docs/sealing.md).
+    ``deadline`` (seconds), ``grace``, ``on_timeout`` and ``timeout_bot`` are the deadline
+    terms (docs/tournaments.md); with them every chain entry records the referee's clock,
+    the genesis entry ``created``.
     """
+    from arbiter import __version__
+    from arbiter.core.deadlines import check_time, make_terms
     from arbiter.core.signing import keygen, public_key_of, read_public_key
 
     gd = GameDir(root)
@@ -149,6 +159,13 @@ def new_game(
         raise UsageError("the referee's key is a player's key: the referee needs a key of its own")
     if sealed:
         _check_sealable(names, keys, referee_key, referee_public)
+    terms = make_terms(deadline, grace, on_timeout, timeout_bot, forfeit_after)
+    if terms is not None:
+        check_time(created, "created")
+        if type(engine).default_action is Engine.default_action:
+            raise UsageError(
+                f"{info.name} declares no default decision for a timeout: play it without --deadline"
+            )
     options = engine.parse_options(dict(raw_options))
     engine.check_seats(options, len(seats))
     secret = secret if secret is not None else os.urandom(32)
@@ -174,11 +191,16 @@ def new_game(
     }
     if sealed:
         manifest["sealed"] = True
+    if terms is not None:
+        manifest["deadline"] = terms.to_json()
+    manifest["arbiter"] = __version__
     validate("manifest", manifest, "game.json")
     manifest_digest = digest(manifest)
     table = Table(manifest, engine, secret)
     lines = table.genesis()
-    genesis = chainlib.make_entry(0, "genesis", None, None, manifest_digest, lines.public)
+    genesis = chainlib.make_entry(
+        0, "genesis", None, None, manifest_digest, lines.public, created if terms else None
+    )
     gd.write(gd.secret, secret.hex().encode() + b"\n")
     gd.write(gd.lockfile, b"")
     gd.write(gd.manifest, pretty(manifest))
@@ -279,8 +301,11 @@ def repair(root: Path) -> list[Path]:
 # -- submit ---------------------------------------------------------------------------
 
 
-def submit(root: Path, data: bytes, what: str) -> Accepted:
+def submit(root: Path, data: bytes, what: str, now: str | None = None) -> Accepted:
     """Judge one join or move file; on success append it and republish every view.
+
+    ``now``: the referee's clock (``arbiter.clock``), recorded in the entry of a game with
+    deadlines (read from the clock when not given).
 
     First ``heal``. Then checks, in order: strict JSON, schema, game id, seat, signature,
     duplicate (by signed content), then the kind's own checks (join: terms, entropy and
@@ -334,7 +359,8 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
                     "take your new state file and build the move again"
                 )
             produced = table.move(seq, seat, list(obj["actions"]))
-        entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public)
+        stamp = _stamp(manifest, rebuilt, now)
+        entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public, stamp)
         chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
         signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n"
         files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
@@ -354,6 +380,23 @@ def submit(root: Path, data: bytes, what: str) -> Accepted:
             table.waiting_for(),
             gd.receipt(seq) if "referee" in manifest else None,
         )
+
+
+def _stamp(manifest: dict[str, Any], rebuilt: Rebuilt, now: str | None) -> str | None:
+    """Return the time to record in a new entry: none without deadlines; else the
+    referee's clock, never earlier than the entry before (a clock set back must not let
+    a seat's time run backwards)."""
+    from arbiter.core.deadlines import check_time
+
+    if "deadline" not in manifest:
+        return None
+    if now is None:
+        from arbiter.clock import now_utc
+
+        now = now_utc()
+    now = check_time(now, "the referee's clock")
+    last = rebuilt.chain[-1].get("time") or now
+    return max(now, last)
 
 
 def _check_join_terms(
@@ -455,3 +498,94 @@ def reveal(root: Path, force: bool = False) -> dict[str, Any]:
         gd.write(gd.reveal_signed, _accepted_lines(gd, rebuilt.seq + 1))
         write_outputs(gd, manifest, files, rebuilt.seq, rebuilt.head)
         return record
+
+
+# -- timeout --------------------------------------------------------------------------
+
+
+@dataclass
+class Waiting:
+    """The seat a game with deadlines waits for, and its clock (``arbiter timeout``)."""
+
+    seat: str
+    since: str
+    due: str
+    final: str
+    policy: str
+    timed_out: Accepted | None = None
+
+
+def timeout(root: Path, now: str | None = None) -> Waiting:
+    """Apply the game's timeout policy if the waiting seat's deadline and grace passed.
+
+    ``now`` is the referee's clock (``arbiter.clock`` when not given). Returns the
+    waiting seat's clock, with ``timed_out`` set when a timeout entry was recorded: the
+    referee's signed record of the time and the decisions its policy took
+    (docs/tournaments.md).
+    """
+    from arbiter.core.deadlines import check_time, terms_of
+    from arbiter.core.formats import TIMEOUT_FORMAT
+    from arbiter.core.signing import NAMESPACE_TIMEOUT, sign
+
+    gd = GameDir(root)
+    gd.require()
+    with gd.locked():
+        present = heal(gd)
+        manifest, rebuilt = present.manifest, present.rebuilt
+        terms = terms_of(manifest)
+        if terms is None:
+            raise UsageError("this game has no deadline (arbiter new --deadline): nothing times out")
+        if present.reveal is not None:
+            raise GameOver("the game was revealed: nothing times out")
+        table = rebuilt.table
+        if not table.started:
+            joins = ", ".join(table.waiting_for())
+            raise NotReady(
+                f"the game waits for joins from {joins}: deadlines run once it has started"
+            )
+        if table.over:
+            raise GameOver("the game is over: nothing times out")
+        if now is None:
+            from arbiter.clock import now_utc
+
+            now = now_utc()
+        now = check_time(now, "the referee's clock")
+        seat = table.prompt().seat
+        since = rebuilt.chain[-1]["time"]
+        policy = terms.policy_for(table.timeouts_in_a_row.get(seat, 0))
+        waiting = Waiting(seat, since, terms.due(since), terms.final(since), policy)
+        if now < waiting.final:
+            return waiting
+        seq, prev = rebuilt.seq + 1, rebuilt.head
+        produced, actions = table.timeout(seq, seat, policy, terms.bot)
+        record: dict[str, Any] = {
+            "format": TIMEOUT_FORMAT,
+            "game": manifest["game"],
+            "seat": seat,
+            "after": prev,
+            "since": since,
+            "time": now,
+            "policy": policy,
+            "actions": actions,
+        }
+        record["signature"] = sign(record, receipts.signing_key(gd), NAMESPACE_TIMEOUT)
+        validate("timeout", record, "the timeout record")
+        entry = chainlib.make_entry(
+            seq, "timeout", seat, prev, digest(record), produced.public, now
+        )
+        chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
+        signed_bytes = _accepted_lines(gd, seq) + canonical(record) + b"\n"
+        files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
+        gd.write(gd.referee_signed, signed_bytes)
+        gd.write(gd.chain, chain_bytes)  # the commit point, as in submit
+        write_outputs(gd, manifest, files, seq, entry["hash"])
+        waiting.timed_out = Accepted(
+            seq,
+            "timeout",
+            seat,
+            entry["hash"],
+            produced.public,
+            "over" if table.over else "playing",
+            table.waiting_for(),
+        )
+        return waiting

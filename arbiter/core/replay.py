@@ -19,12 +19,13 @@ from typing import IO, Any
 from arbiter.core import joins, verify_sealed, views
 from arbiter.core import receipts as receipts_lib
 from arbiter.core.canonical import parse_strict, pretty, sha256_hex
-from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest
+from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest, time_of
+from arbiter.core.deadlines import Terms, terms_of
 from arbiter.core.errors import ArbiterError, NotReady, VerificationFailed
-from arbiter.core.formats import JOIN_FOR_MANIFEST, JOIN_FORMAT
+from arbiter.core.formats import JOIN_FOR_MANIFEST, JOIN_FORMAT, TIMEOUT_FORMAT
 from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
-from arbiter.core.publish import apply_record
+from arbiter.core.publish import apply_record, apply_timeout
 from arbiter.core.rng import commitment
 from arbiter.core.safeio import MAX_BYTES, lines, shown
 from arbiter.core.schemas import validate
@@ -193,14 +194,18 @@ def _public_only(
     public_log = _LogReader(gd.public_log)
     public_log.expect(views.log_header(manifest, title, None), "in its header")
     head, seq = "", -1
+    clock = Clock(terms_of(manifest))
     try:
         for entry in iter_chain(gd.chain, manifest_digest):
             seq, head = entry["seq"], entry["hash"]
+            clock.check(seq, entry["kind"], entry.get("time"))
             public_log.expect(views.log_entry(seq, entry["summary"]), f"at entry #{seq}")
             report.entries += 1
     except ArbiterError as exc:
         raise _fail(exc.message) from None
     report.checks.append(f"chain: {report.entries} entries, every link and hash holds")
+    if clock.terms is not None:
+        report.checks.append(clock.summary())
     public = _state(gd.public_state, "public/state.json", head, seq)
     report.status = public["status"]
     footer = views.log_footer(public["outcome"], None, engine.info.score_columns)
@@ -233,8 +238,11 @@ def _replay_entry(
     keys: dict[str, str],
     report: Report,
     signatures: bool,
+    clock: Clock | None = None,
 ) -> tuple[EntryLines, str, str | None, str]:
-    """Replay chain line ``seq`` from its signed file; return its lines, kind, seat, digest."""
+    """Replay chain line ``seq`` from its signed file; return its lines, kind, seat, digest.
+
+    ``clock``: a game with deadlines, whose timeout entries are the referee's records."""
     from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE
     from arbiter.core.signing import verify as verify_signature
 
@@ -247,6 +255,12 @@ def _replay_entry(
         raise _fail(f"signed file of chain entry {seq} does not match its chain digest")
     try:
         signed = records.parse(seq, data)
+        if signed.get("format") == TIMEOUT_FORMAT:
+            produced = _replay_timeout(table, seq, signed, head, manifest, clock, signatures)
+            if signatures:
+                report.signatures += 1
+            report.decisions += len(signed["actions"])
+            return produced, "timeout", signed["seat"], file_digest
         kind = classify(signed, f"signed file of entry #{seq}")
         if signed["game"] != manifest["game"]:
             raise _fail(f"entry #{seq}: the signed file does not match its chain entry")
@@ -273,6 +287,74 @@ def _replay_entry(
     if kind == "move":
         report.decisions += len(signed["actions"])
     return produced, kind, signed["seat"], file_digest
+
+
+class Clock:
+    """The times of a game with deadlines: every entry has one, none runs backwards, and
+    a timeout comes only after the deadline and grace counted from the entry before."""
+
+    def __init__(self, terms: Terms | None):
+        self.terms = terms
+        self.last: str | None = None
+        self.pending: str | None = None  # the time of the entry being replayed
+        self.timeouts = 0
+
+    def check(self, seq: int, kind: str, time: str | None) -> None:
+        if self.terms is None:
+            if time is not None:
+                raise _fail(f"entry #{seq} has a time, but game.json sets no deadline")
+            return
+        if time is None:
+            raise _fail(f"entry #{seq} has no time: a game with deadlines stamps every entry")
+        if self.last is not None and time < self.last:
+            raise _fail(f"entry #{seq} is dated {time}, before the entry before it ({self.last})")
+        if kind == "timeout":
+            assert self.last is not None
+            final = self.terms.final(self.last)
+            if time < final:
+                raise _fail(
+                    f"entry #{seq} times out at {time}, before the deadline and grace ran out "
+                    f"({final})"
+                )
+            self.timeouts += 1
+        self.last = time
+
+    def summary(self) -> str:
+        return (
+            f"clock: every entry dated in order; {self.timeouts} timeout(s), each after the "
+            "deadline and grace"
+        )
+
+
+def _replay_timeout(
+    table: Table,
+    seq: int,
+    record: dict[str, Any],
+    head: str,
+    manifest: dict[str, Any],
+    clock: Clock | None,
+    signatures: bool,
+) -> EntryLines:
+    """Check the referee's timeout record (its signature, its times) and replay it."""
+    from arbiter.core.signing import NAMESPACE_TIMEOUT
+    from arbiter.core.signing import verify as verify_signature
+
+    validate("timeout", record, f"timeout record of entry #{seq}")
+    if record["game"] != manifest["game"] or record["after"] != head:
+        raise _fail(f"entry #{seq}: the timeout record does not match its chain entry")
+    if clock is None or clock.terms is None:
+        raise _fail(f"entry #{seq}: a timeout in a game without deadlines")
+    if record["since"] != clock.last or record["time"] != clock.pending:
+        raise _fail(f"entry #{seq}: the timeout record's times are not the chain's")
+    if signatures:
+        try:
+            verify_signature(record, manifest["referee"], NAMESPACE_TIMEOUT)
+        except ArbiterError as exc:
+            raise _fail(
+                f"entry #{seq}: the timeout is not signed by the referee key of game.json "
+                f"({exc.message})"
+            ) from None
+    return apply_timeout(table, seq, record)
 
 
 def _explain_chain_line(
@@ -327,7 +409,7 @@ def _replay(
     keys = seat_keys(manifest)
     table = Table(manifest, engine, secret)
     title = engine.info.title
-    logs = {None: _LogReader(gd.public_log)}
+    logs: dict[str | None, _LogReader] = {None: _LogReader(gd.public_log)}
     if not sealed:
         logs |= {seat: _LogReader(gd.seat_log(seat)) for seat in table.seats}
     elif seat_key is not None and opened is not None:
@@ -336,9 +418,12 @@ def _replay(
         reader.expect(views.log_header(manifest, title, seat), "in its header")
     records = Records(gd.reveal_signed)
     head, seq = "", -1
+    clock = Clock(terms_of(manifest))
     try:
         with open(gd.chain, "rb") as chain:
             for seq, raw in enumerate(lines(chain, "chain.jsonl")):
+                time = time_of(raw)
+                clock.pending = time
                 produced, kind, seat, file_digest = _replay_entry(
                     table,
                     records,
@@ -350,11 +435,13 @@ def _replay(
                     keys,
                     report,
                     signatures,
+                    clock,
                 )
+                clock.check(seq, kind, time)
                 # The replay rebuilds the whole chain line; only a difference is explained.
                 prev = head or None
                 expected, entry_hash = entry_line(
-                    seq, kind, seat, prev, file_digest, produced.public
+                    seq, kind, seat, prev, file_digest, produced.public, time
                 )
                 if expected != raw:
                     _explain_chain_line(raw, seq, prev, manifest_digest, kind, seat)
@@ -371,6 +458,8 @@ def _replay(
         raise _fail(exc.message) from None
     finally:
         records.__exit__()
+    if clock.terms is not None:
+        report.checks.append(clock.summary())
     if record["head"] != head:
         raise _fail("reveal/reveal.json was made at another chain head")
     # A forced reveal relabelled as a normal one would hide a truncated game.
@@ -388,7 +477,7 @@ def _replay(
     report.checks.append(
         f"replay: {report.entries} entries, {report.decisions} decisions, every chain line identical"
     )
-    outcome = engine.outcome(table.state) if table.over else None
+    outcome = table.outcome()
     outcome_json = outcome.to_json() if outcome is not None else None
     for reader in logs.values():
         footer = views.log_footer(outcome_json, dict(record), engine.info.score_columns)

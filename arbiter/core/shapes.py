@@ -128,10 +128,10 @@ def _seat_ok(seat: Any) -> bool:
 
 def manifest_ok(obj: Any) -> bool:
     """Return whether ``obj`` is a well-formed manifest (``game.json``, version 2)."""
-    if isinstance(obj, dict) and "sealed" in obj:  # optional: a sealed game (docs/sealing.md)
-        if type(obj["sealed"]) is not bool:
-            return False
-        obj = {key: value for key, value in obj.items() if key != "sealed"}
+    if isinstance(obj, dict) and not _optional_terms_ok(obj):
+        return False
+    if isinstance(obj, dict):
+        obj = {key: value for key, value in obj.items() if key not in _OPTIONAL_TERMS}
     return (
         isinstance(obj, dict)
         and tuple(sorted(obj)) == _MANIFEST_KEYS
@@ -139,6 +139,37 @@ def manifest_ok(obj: Any) -> bool:
         and _key(obj["referee"])
         and _manifest_common(obj)
     )
+
+
+# Optional terms of a version-2 manifest: a sealed game (docs/sealing.md), deadlines and
+# the release that created it (docs/tournaments.md).
+_OPTIONAL_TERMS = ("sealed", "deadline", "arbiter")
+_DEADLINE_KEYS = ("bot", "forfeit_after", "grace", "on_timeout", "seconds")
+_MAX_SECONDS = 366 * 86400
+
+
+def _optional_terms_ok(obj: dict[str, Any]) -> bool:
+    if "sealed" in obj and type(obj["sealed"]) is not bool:
+        return False
+    if "arbiter" in obj and not (isinstance(obj["arbiter"], str) and len(obj["arbiter"]) <= 32):
+        return False
+    if "deadline" in obj:
+        terms = obj["deadline"]
+        return (
+            isinstance(terms, dict)
+            and tuple(sorted(terms)) == _DEADLINE_KEYS
+            and type(terms["seconds"]) is int
+            and 1 <= terms["seconds"] <= _MAX_SECONDS
+            and type(terms["grace"]) is int
+            and 0 <= terms["grace"] <= _MAX_SECONDS
+            and terms["on_timeout"] in ("pass", "bot", "forfeit")
+            and terms["bot"] in (None, "random")
+            and (
+                terms["forfeit_after"] is None
+                or (type(terms["forfeit_after"]) is int and 1 <= terms["forfeit_after"] <= 1000)
+            )
+        )
+    return True
 
 
 def manifest_v1_ok(obj: Any) -> bool:

@@ -35,6 +35,8 @@ NAMESPACE_ENTROPY = "arbiter-entropy"
 NAMESPACE_RECEIPT = "arbiter-receipt"
 # The referee signs the index of a sealed game's per-seat files (docs/sealing.md).
 NAMESPACE_SEALED = "arbiter-sealed"
+# The referee signs each timeout it records (docs/tournaments.md).
+NAMESPACE_TIMEOUT = "arbiter-timeout"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign

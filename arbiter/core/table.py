@@ -8,11 +8,12 @@ checks, so a file the referee accepted always replays.
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from arbiter.core.engine import Engine, Event
+from arbiter.core.engine import Engine, Event, Outcome
 from arbiter.core.errors import (
     AlreadyJoined,
     BarrierCrossed,
@@ -22,6 +23,11 @@ from arbiter.core.errors import (
     SchemaViolation,
 )
 from arbiter.core.rng import Rng, derive_seed
+
+# The random bot's choices on a timeout draw from their own stream, apart from the
+# entry's stream the engine draws from (docs/rng.md): HMAC(seed, tag ‖ u64be(seq)).
+TIMEOUT_BOT_TAG = b"arbiter-timeout-bot/1"
+MAX_TIMEOUT_DECISIONS = 10_000
 
 
 @dataclass
@@ -69,6 +75,10 @@ class Table:
         self.entropies: dict[str, bytes] = {}
         self.seed: bytes | None = None
         self.state: Any = None
+        # A seat that forfeited on a timeout: the game is over, that seat ranked last.
+        self.forfeited: str | None = None
+        # Each seat's timeouts since its last move (a deadline's forfeit_after counts them).
+        self.timeouts_in_a_row: dict[str, int] = {}
         # The referee replaying files it accepted itself (digest-checked) skips re-validating
         # decision shapes; verify and every new file are checked in full.
         self.trusted = trusted
@@ -82,11 +92,30 @@ class Table:
         return self.state is not None
 
     def prompt(self) -> Any:
-        return None if self.state is None else self.engine.prompt(self.state)
+        if self.state is None or self.forfeited is not None:
+            return None
+        return self.engine.prompt(self.state)
 
     @property
     def over(self) -> bool:
         return self.started and self.prompt() is None
+
+    def outcome(self) -> Outcome | None:
+        """Return the result once the game is over (a forfeit ranks that seat last)."""
+        if not self.over:
+            return None
+        if self.forfeited is None:
+            return self.engine.outcome(self.state)
+        seat = self.forfeited
+        provisional = self.engine.provisional_outcome(self.state)
+        others = [[s for s in group if s != seat] for group in provisional.ranking]
+        return Outcome(
+            scores=dict(provisional.scores),
+            ranking=[group for group in others if group] + [[seat]],
+            breakdown={k: dict(v) for k, v in provisional.breakdown.items()},
+            tiebreak=f"{seat} forfeited on a timeout and is ranked last; the others by "
+            "the score when the game ended.",
+        )
 
     def waiting_for(self) -> list[str]:
         """Return the seats the game waits for (joins, or the prompted seat)."""
@@ -159,7 +188,52 @@ class Table:
                     "against the new head"
                 )
             events.extend(produced)
+        self.timeouts_in_a_row[seat] = 0
         return self._narrate(events)
+
+    def timeout(
+        self, seq: int, seat: str, policy: str, bot: str | None
+    ) -> tuple[EntryLines, list[dict[str, Any]]]:
+        """Apply a timeout policy for ``seat`` as chain entry ``seq``; return the lines and
+        the decisions taken for it (docs/tournaments.md).
+
+        ``pass`` takes the engine's default decision and ``bot`` the named bot's, from
+        what the seat's own state file holds (its legal decisions), while the game still
+        waits for that seat; ``forfeit`` ends the game with the seat ranked last.
+        """
+        prompt = self.prompt()
+        if prompt is None or prompt.seat != seat:
+            raise OutOfTurn(f"the game does not wait for {seat}: nothing times out")
+        assert self.seed is not None
+        self.timeouts_in_a_row[seat] = self.timeouts_in_a_row.get(seat, 0) + 1
+        lines = EntryLines(seats={s: [] for s in self.seats})
+        if policy == "forfeit":
+            self.forfeited = seat
+            lines.add_common(
+                self.seats, f"{seat} did not decide in time and forfeits: the game ends."
+            )
+            return lines, []
+        told = "the referee takes the default decision" if policy == "pass" else (
+            f"the {bot} bot decides from {seat}'s view"
+        )
+        lines.add_common(self.seats, f"{seat} did not decide in time: {told}.")
+        rng = Rng.for_entry(self.seed, seq)
+        choices = Rng(hmac.digest(self.seed, TIMEOUT_BOT_TAG + seq.to_bytes(8, "big"), "sha256"))
+        engine, state = self.engine, self.state
+        actions: list[dict[str, Any]] = []
+        events: list[Event] = []
+        while (now := engine.prompt(state)) is not None and now.seat == seat:
+            if len(actions) >= MAX_TIMEOUT_DECISIONS:
+                raise IllegalAction(f"the {policy} policy did not end {seat}'s turn")
+            if policy == "pass":
+                action = engine.default_action(state, seat)
+            else:
+                action = choices.choice(engine.legal_actions(state, seat))
+            engine.check(state, seat, action)
+            events.extend(engine.apply(state, seat, action, rng))
+            actions.append(action)
+        lines.extend(self._narrate(events))
+        return lines, actions
 
     @staticmethod
     def _out_of_turn(prompt: Any, seat: str, index: int) -> Exception:

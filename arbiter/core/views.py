@@ -23,7 +23,7 @@ def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str,
     legal = None
     if seat is not None and prompt is not None and prompt.seat == seat:
         legal = engine.legal_actions(table.state, seat)
-    outcome = engine.outcome(table.state) if over else None
+    outcome = table.outcome() if over else None
     return {
         "format": STATE_FORMAT,
         "game": table.game,

@@ -91,8 +91,10 @@ def create(
         )
     if pairing is not None and pairing not in FORMATS:
         raise UsageError(f"--format must be round-robin or swiss, not {pairing!r}")
-    if terms.deadline is None and (terms.grace or terms.on_timeout != "pass"):
-        raise UsageError("--grace and --on-timeout need a --deadline")
+    if terms.deadline is None and (
+        terms.grace or terms.on_timeout != "pass" or terms.forfeit_after is not None
+    ):
+        raise UsageError("--grace, --on-timeout and --forfeit-after need a --deadline")
     if terms.on_timeout not in POLICIES:
         raise UsageError(f"--on-timeout must be pass, bot or forfeit, not {terms.on_timeout!r}")
     if rounds is not None and not 1 <= rounds <= folder.MAX_ROUNDS:
@@ -157,4 +159,9 @@ def game_terms(terms: Terms) -> dict[str, Any]:
     """The deadline keyword arguments of ``new_game`` (none without a deadline)."""
     if terms.deadline is None:
         return {}
-    return {"deadline": terms.deadline, "grace": terms.grace, "on_timeout": terms.on_timeout}
+    return {
+        "deadline": terms.deadline,
+        "grace": terms.grace,
+        "on_timeout": terms.on_timeout,
+        "forfeit_after": terms.forfeit_after,
+    }

@@ -50,6 +50,8 @@ class Terms(Strict):
     """Seconds per decision, or null for no deadline."""
     grace: int = Field(ge=0)
     on_timeout: Literal["pass", "bot", "forfeit"]
+    forfeit_after: int | None = Field(default=None, ge=1, le=1000)
+    """After this many timeouts of one player in a row, the next one forfeits."""
 
 
 class Table(Strict):

@@ -123,16 +123,19 @@ def test_deadline_terms_reach_every_game(tmp_path: Path) -> None:
         arbiter(
             "tournament", "new", root, "--game", "mottainai", "--players", players,
             "--table-size", "3", "--format", "swiss", "--rounds", "2",
-            "--deadline", "72h", "--grace", "1d", "--on-timeout", "forfeit",
+            "--deadline", "72h", "--grace", "1d", "--on-timeout", "pass", "--forfeit-after", "2",
         )
     )  # fmt: skip
     terms = json.loads((root / "tournament.json").read_text())["terms"]
-    assert terms == {"deadline": 72 * 3600, "grace": 86400, "on_timeout": "forfeit"}
+    assert terms == {
+        "deadline": 72 * 3600, "grace": 86400, "on_timeout": "pass", "forfeit_after": 2
+    }
     ok(arbiter("tournament", "round", root))
     manifest = json.loads((root / "games/r1-t2/game.json").read_text())
     assert manifest["deadline"]["seconds"] == 72 * 3600
     assert manifest["deadline"]["grace"] == 86400
-    assert manifest["deadline"]["on_timeout"] == "forfeit"
+    assert manifest["deadline"]["on_timeout"] == "pass"
+    assert manifest["deadline"]["forfeit_after"] == 2
 
 
 def test_verify_calls_the_archive_verifier(tmp_path: Path) -> None:

@@ -86,6 +86,8 @@ class Round:
     repaired: list[str] = field(default_factory=list)
     opening: str | None = None
     """The first line of a restore, publish, update or repair commit that opened the round."""
+    timeout: int | None = None
+    """The entry of a timeout this round recorded (a game with deadlines)."""
 
     def as_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -212,6 +214,7 @@ class GitDesk:
         )
         published_before = trees.outside_inbox(listing, self.game_path)
         plans = self._judge_all(waiting, published_before, result)
+        self._clock(plans, result)
         for attempt in range(PUSH_TRIES):
             commits = self._build(head, listing, start, plans, ours, record, result)
             tip = commits[-1][0] if commits else head
@@ -291,6 +294,25 @@ class GitDesk:
             title = f"inbox: {len(pending)} file(s) rejected"
             plans.append(Planned(_message(title, pending), self._snapshot(), frozenset(handled)))
         return plans
+
+    def _clock(self, plans: list[Planned], result: Round) -> None:
+        """In a game with deadlines, apply the timeout policy once the waiting seat's grace
+        has run out (docs/tournaments.md): its entry is one more commit of the round."""
+        from arbiter.core.referee import timeout
+
+        if "deadline" not in _sealed_manifest(self.gd):
+            return
+        try:
+            waiting = timeout(self.gd.root)
+        except ArbiterError:
+            return  # not started, over or revealed: no clock runs
+        done = waiting.timed_out
+        if done is None:
+            return
+        result.timeout = done.seq
+        handled = plans[-1].handled if plans else frozenset()
+        title = f"entry #{done.seq}: timeout of {done.seat} ({waiting.policy})"
+        plans.append(Planned(_body(title, []), self._snapshot(), handled))
 
     def _snapshot(self) -> dict[str, str]:
         return trees.snapshot(self.gd, self.hasher)

@@ -51,6 +51,8 @@ class Summary:
     rejected: int = 0
     sent: int = 0
     ignored: int = 0
+    timeouts: int = 0
+    reminders: int = 0
 
 
 @dataclass
@@ -91,6 +93,7 @@ class MailDesk:
             self.outbox = self.outbox or Outbox(self.config.smtp)
             while True:
                 self.announce_reveals()
+                self.check_deadlines()
                 for uid in self.mailbox.waiting():
                     if self.stopping:
                         break
@@ -177,7 +180,7 @@ class MailDesk:
             )
             return outcome
         try:
-            outcome.accepted = submit(folder, found.data, found.name)
+            outcome.accepted = submit(folder, found.data, found.name, now=self.stamp())
             self.summary.accepted += 1
         except Duplicate as exc:
             outcome.error, outcome.entry = exc, exc.entry
@@ -296,6 +299,16 @@ class MailDesk:
         if state["seq"] != seq:
             record.close_round()  # a later entry's round supersedes this one's state mail
             return
+        self._send_states(gd, record, seq, summary)
+
+    def _send_states(self, gd: GameDir, record: _Record, seq: int, summary: list[str]) -> None:
+        """Send each seat with an address its files at entry ``seq``, and the observers
+        the public ones; then close the entry's round."""
+        sender = self.config.smtp.sender
+        state = json.loads(gd.public_state.read_bytes())
+        game = state["game"]
+        known = addresses.load(gd)
+        thread = compose.game_thread(sender, game)
         over = state["status"] == "over"
         result = _result_section(gd.public_log) if over else ""
         waiting = ", ".join(state["waiting_for"]) or "nobody"
@@ -341,6 +354,67 @@ class MailDesk:
             self._send(mail, [to])
             record.add(mid)
         record.close_round()
+
+    # -- deadlines -------------------------------------------------------------------------
+    def stamp(self) -> str:
+        """The desk's clock as the referee records it (UTC, to the second)."""
+        return self.now().astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def check_deadlines(self) -> None:
+        """For each game with deadlines: apply the timeout policy once the waiting seat's
+        grace has run out (and send everyone the new entry), else remind that seat once at
+        half time and once when its grace starts (docs/tournaments.md)."""
+        from arbiter.core.deadlines import terms_of
+        from arbiter.core.referee import timeout
+
+        stamp = self.stamp()
+        for game, folder in sorted(self._index().items()):
+            gd = GameDir(folder)
+            try:
+                manifest = json.loads(gd.manifest.read_bytes())
+                terms = terms_of(manifest)
+            except (ValueError, OSError, KeyError, TypeError, AttributeError):
+                continue
+            if terms is None or gd.reveal_record.is_file() or not gd.referee.is_dir():
+                continue
+            try:
+                waiting = timeout(folder, stamp)
+            except ArbiterError:
+                continue  # not started, or over: no clock runs
+            done = waiting.timed_out
+            if done is not None:
+                self.summary.timeouts += 1
+                self._send_states(gd, _Record(gd, done.seq), done.seq, done.summary)
+                continue
+            state = json.loads(gd.public_state.read_bytes())
+            for label, when in (("half", terms.half(waiting.since)), ("grace", waiting.due)):
+                if stamp >= when:
+                    self._remind(gd, game, state["seq"], waiting, label)
+
+    def _remind(self, gd: GameDir, game: str, seq: int, waiting: Any, label: str) -> None:
+        """Send the waiting seat one reminder of ``label`` for the head ``seq``."""
+        address = addresses.load(gd).get(waiting.seat)
+        if not address:
+            return
+        sender = self.config.smtp.sender
+        mid = compose.message_id(sender, game, seq, f"reminder-{label}", address.lower())
+        if mid in self._journal():
+            return
+        grace = f", then a grace period until {waiting.final}" if waiting.final != waiting.due else ""
+        lead = "Half your time is gone" if label == "half" else "Your time is up; the grace period runs"
+        body = (
+            f"{lead}: game {game} waits for your decision ({waiting.seat}) since entry #{seq}.\n"
+            f"Deadline: {waiting.due}{grace}. After that the referee applies the game's "
+            f"timeout policy: {waiting.policy}.\n\n"
+            + compose.usage(self.config.smtp.address) + "\n"
+        )
+        mail = compose.letter(
+            sender, address, f"{game}: reminder — your decision is due {waiting.due}", body, mid,
+            references=[compose.game_thread(sender, game)],
+        )
+        self._send(mail, [address])
+        self._journal_add(mid)
+        self.summary.reminders += 1
 
     def announce_reveals(self) -> None:
         """Tell every seat and observer once that a game was revealed (`arbiter reveal`)."""
