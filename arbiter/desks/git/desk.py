@@ -213,6 +213,7 @@ class GitDesk:
             else []
         )
         published_before = trees.outside_inbox(listing, self.game_path)
+        self._refuse_leaked_secrets(published_before)
         plans = self._judge_all(waiting, published_before, result)
         self._clock(plans, result)
         for attempt in range(PUSH_TRIES):
@@ -294,6 +295,30 @@ class GitDesk:
             title = f"inbox: {len(pending)} file(s) rejected"
             plans.append(Planned(_message(title, pending), self._snapshot(), frozenset(handled)))
         return plans
+
+    def _refuse_leaked_secrets(self, published: dict[str, str]) -> None:
+        """Stop when the repository holds the referee's real private files (the secret or
+        the referee key): the game is compromised, and judging on would hide it. Anything
+        else a player pushes under ``referee/`` is junk, removed by the repair commit."""
+        private = [
+            path
+            for path in (self.gd.secret, self.gd.referee_key)
+            if path.is_file() and not path.is_symlink()
+        ]
+        if not private:
+            return
+        ids = dict(zip(private, self.hasher.ids(private), strict=True))
+        leaked = [
+            path.relative_to(self.gd.root).as_posix()
+            for path, sha in ids.items()
+            if published.get(path.relative_to(self.gd.root).as_posix()) == sha
+        ]
+        if leaked:
+            raise UsageError(
+                f"the repository holds the referee's own {', '.join(leaked)}: the game is "
+                "compromised (anyone can read the seed or sign as the referee); stop it, "
+                "remove the file from the history and start a new game with a new secret"
+            )
 
     def _clock(self, plans: list[Planned], result: Round) -> None:
         """In a game with deadlines, apply the timeout policy once the waiting seat's grace
