@@ -9,13 +9,37 @@ and it plays in memory-backed scratch space when there is some (``/dev/shm``).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 TALLY = "tally=testgame:TallyEngine"
+
+GAMES = 6
+"""Games in the small archive of the default tests (conftest.small_archive)."""
+UNREVEALED = (4,)
+"""One game of the small archive is not revealed: verify checks only its public files."""
+
+
+@dataclass
+class Result:
+    """One ``arbiter`` run of a test (conftest's ``cli``): exit code, stdout, stderr."""
+
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+Cli = Callable[..., Result]
 
 
 def name(index: int) -> str:

@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from archive_engines import ENGINES
-from archive_kit import build
-
-GAMES = 6
-UNREVEALED = (4,)
-"""One game of the small archive is not revealed: verify checks only its public files."""
+from archive_kit import GAMES, UNREVEALED, Cli, Result, build
 
 
 @pytest.fixture(scope="session")
@@ -33,19 +27,6 @@ def archive(small_archive: Path, tmp_path: Path) -> Path:
     dest = tmp_path / "archive"
     shutil.copytree(small_archive, dest, symlinks=True)
     return dest
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-
-Cli = Callable[..., Result]
 
 
 @pytest.fixture

@@ -10,8 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from archive_kit import build, name, tamper
-from conftest import Cli
+from archive_kit import Cli, build, name, tamper
 
 GAMES = 300
 TAMPERED = 137

@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from archive_kit import name, tamper
-from conftest import Cli
+from archive_kit import Cli, name, tamper
 
 try:
     import distributed

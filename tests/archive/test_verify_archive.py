@@ -7,8 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from archive_kit import TAMPERS, name, set_engine, tamper
-from conftest import GAMES, UNREVEALED, Cli, Result
+from archive_kit import GAMES, TAMPERS, UNREVEALED, Cli, Result, name, set_engine, tamper
 
 
 def one_error_line(result: Result, code: int) -> str:
