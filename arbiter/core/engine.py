@@ -240,6 +240,26 @@ class Engine(ABC):
         Used by the resample leak test: the seat's view must not change.
         """
 
+    def determinize(
+        self,
+        view: Mapping[str, Any],
+        seat: str,
+        rng: Rng,
+        prompt: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """Return a full state consistent with exactly what ``view`` shows ``seat``.
+
+        ``view`` is ``self.view(state, seat)`` of some state the caller does not have (a
+        player's state file holds only it). Everything the view shows is kept, so
+        ``view(determinize(view, seat, rng), seat) == view``; everything it hides (other
+        hands, the deck's order, buried cards) is drawn with ``rng`` from what ``seat``
+        cannot see. Bots search over such states (docs/bots.md); unlike ``resample`` it
+        needs no full state to start from. ``prompt`` is the state file's prompt (public),
+        when the caller has it: it may pin a pending sub-decision the view does not show.
+        Engines without this hook get only the random bot.
+        """
+        raise NotImplementedError(f"{self.info.name} cannot rebuild a state from a view")
+
     def invariants(self, state: Any) -> None:  # noqa: B027 (optional hook)
         """Raise ``AssertionError`` if the state breaks a conservation rule."""
 

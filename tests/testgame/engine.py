@@ -42,6 +42,7 @@ from arbiter.core.engine import (
 from arbiter.core.errors import SchemaViolation, UsageError
 from arbiter.core.rng import Rng
 from testgame import moves
+from testgame.determinize import determinize
 from testgame.state import TallyState, decode, encode
 
 PLAYS_PER_TURN = 2
@@ -314,6 +315,16 @@ class TallyEngine(Engine):
             n = len(out.piles[s])
             out.piles[s], pool = pool[:n], pool[n:]
         return out
+
+    def determinize(
+        self,
+        view: Mapping[str, Any],
+        seat: str,
+        rng: Rng,
+        prompt: Mapping[str, Any] | None = None,
+    ) -> TallyState:
+        """Deal what ``seat`` has not seen around the zones its view counts."""
+        return determinize(view, seat, rng)
 
     def invariants(self, state: TallyState) -> None:
         """Assert that every card is in exactly one zone and the counters are in range."""

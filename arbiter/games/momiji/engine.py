@@ -8,7 +8,17 @@ from typing import Any, ClassVar
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import SchemaViolation, UsageError
 from arbiter.core.rng import Rng
-from arbiter.games.momiji import data, defaults, flow, moves, narrate, rules, scoring, views
+from arbiter.games.momiji import (
+    data,
+    defaults,
+    determinize,
+    flow,
+    moves,
+    narrate,
+    rules,
+    scoring,
+    views,
+)
 from arbiter.games.momiji.state import State, decode, encode
 
 NOTES = (
@@ -126,6 +136,16 @@ class MomijiEngine(Engine):
     # -- tests and tools -------------------------------------------------------------------
     def resample(self, state: State, seat: str, rng: Rng) -> State:
         return views.resample(state, seat, rng)
+
+    def determinize(
+        self,
+        view: Mapping[str, Any],
+        seat: str,
+        rng: Rng,
+        prompt: Mapping[str, Any] | None = None,
+    ) -> State:
+        """Deal what ``seat`` cannot see: buried pile cards first, then hands and deck."""
+        return determinize.determinize(view, seat, rng, prompt)
 
     def invariants(self, state: State) -> None:
         views.check_invariants(state)

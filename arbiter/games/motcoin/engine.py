@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import SchemaViolation, UsageError
 from arbiter.core.rng import Rng
-from arbiter.games.motcoin import cards, defaults, flow, moves, narrate, scoring
+from arbiter.games.motcoin import cards, defaults, determinize, flow, moves, narrate, scoring
 from arbiter.games.motcoin.state import State, copy_state, decode, encode
 
 NOTES = (
@@ -125,6 +125,16 @@ class MotCoinEngine(Engine):
         out = copy_state(state)
         rng.shuffle(out.draw)
         return out
+
+    def determinize(
+        self,
+        view: Mapping[str, Any],
+        seat: str,
+        rng: Rng,
+        prompt: Mapping[str, Any] | None = None,
+    ) -> State:
+        """Rebuild the state from a view: only the draw pile's order is drawn."""
+        return determinize.determinize(view, seat, rng, prompt)
 
     def invariants(self, state: State) -> None:
         check_invariants(state)

@@ -8,7 +8,16 @@ from typing import Any, ClassVar
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import SchemaViolation, UsageError
 from arbiter.core.rng import Rng
-from arbiter.games.mottainai import defaults, flow, moves, narrate, scoring, setup, views
+from arbiter.games.mottainai import (
+    defaults,
+    determinize,
+    flow,
+    moves,
+    narrate,
+    scoring,
+    setup,
+    views,
+)
 from arbiter.games.mottainai.cards import CARDS
 from arbiter.games.mottainai.effects import missing
 from arbiter.games.mottainai.state import State, decode, encode
@@ -125,6 +134,16 @@ class MottainaiEngine(Engine):
     # -- tests and tools -----------------------------------------------------------------
     def resample(self, state: State, seat: str, rng: Rng) -> State:
         return views.resample(state, seat, rng)
+
+    def determinize(
+        self,
+        view: Mapping[str, Any],
+        seat: str,
+        rng: Rng,
+        prompt: Mapping[str, Any] | None = None,
+    ) -> State:
+        """Deal what ``seat`` cannot see around the zones its view counts."""
+        return determinize.determinize(view, seat, rng, prompt)
 
     def invariants(self, state: State) -> None:
         views.invariants(state)

@@ -1,0 +1,173 @@
+"""Rebuild a full Mottainai state from one seat's view (the bots' determinisation).
+
+A view shows every temple, the floor, face-up tasks, the seat's own hand, the cards it
+returned to the deck, the cards shown to everyone (a revealed hand, cards seen going to a
+waiting area) and the size of every hidden zone. The cards nobody can place are dealt at
+random to other hands, every waiting area (hidden even from its owner), the face-down
+tasks and the deck. Returned cards went to the deck's bottom, so they are put there.
+
+What the view does not carry is restored with its resting value: the open triggers get
+an empty context, a task no extra action. Search from such a state is an approximation
+at an effect prompt; ``arbiter.bots`` compares the rebuilt state's legal decisions with
+the state file's before trusting it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from arbiter.core.rng import Rng
+from arbiter.games.mottainai.cards import deck_ids
+from arbiter.games.mottainai.state import PUBLIC, Player, State
+
+TEMPLE = ("helpers", "craft_bench", "sales", "gallery", "gift_shop")
+
+
+def determinize(
+    view: Mapping[str, Any], seat: str, rng: Rng, prompt: Mapping[str, Any] | None = None
+) -> State:
+    """Return a state showing ``view`` to ``seat``, the hidden cards dealt at random."""
+    seats = list(view["seats"])
+    shown = view["players"]
+    deck_view = view["deck"]
+    mine = list(deck_view.get("returned_by_you", ()))
+    public = list(deck_view.get("returned_publicly", ()))
+    placed: Counter[str] = Counter(view["floor"]) + Counter(mine) + Counter(public)
+    for s, p in shown.items():
+        for zone in TEMPLE:
+            placed.update(p[zone])
+        if p["task"] is not None:
+            placed[p["task"]] += 1
+        if s == seat:
+            placed.update(p["hand"])
+    players = {
+        s: Player(
+            hand=list(p["hand"]) if s == seat else [],
+            task=p["task"],
+            face_down=p["task_face_down"],
+            helpers=list(p["helpers"]),
+            bench=list(p["craft_bench"]),
+            sales=list(p["sales"]),
+            gallery=list(p["gallery"]),
+            gift_shop=list(p["gift_shop"]),
+        )
+        for s, p in shown.items()
+    }
+    # Cards everyone saw go to a waiting area stay there; revealed hand cards stay in hand.
+    for s, p in shown.items():
+        for c in p.get("waiting_seen", ()):
+            if placed[c] < _copies(view):
+                players[s].waiting.append(c)
+                placed[c] += 1
+    revealed = view["revealed"]
+    if revealed is not None:
+        owners = {c: o for o, cards in revealed.get("hands", {}).items() for c in cards}
+        for c in revealed["cards"]:
+            owner = owners.get(c, revealed["seat"])
+            if owner == seat or placed[c] >= _copies(view):
+                continue
+            if len(players[owner].hand) < shown[owner]["hand_count"]:
+                players[owner].hand.append(c)
+                placed[c] += 1
+    pool = list((Counter(deck_ids(_copies(view))) - placed).elements())
+    rng.shuffle(pool)
+    for s, p in shown.items():
+        player = players[s]
+        if s != seat:
+            k = p["hand_count"] - len(player.hand)
+            player.hand += pool[:k]
+            del pool[:k]
+        k = p["waiting_count"] - len(player.waiting)
+        player.waiting += pool[:k]
+        del pool[:k]
+        if p["task_face_down"]:
+            player.task = pool.pop()
+    deck, known = _deck(deck_view, pool, [c for c in public if c != deck_view.get("top")], mine)
+    known |= {c: PUBLIC for c in public}
+    for c in mine:
+        known[c] = seat
+    memo: dict[str, Any] = {}
+    if view["copies"]:
+        memo["copies"] = dict(view["copies"])
+    seen = {s: list(p["waiting_seen"]) for s, p in shown.items() if p.get("waiting_seen")}
+    if seen:
+        memo["seen_waiting"] = seen
+    if any(p.get("bonus_turn") for p in shown.values()):
+        memo["bonus_turn"] = True
+    task = view["task"]
+    return State(
+        seats=seats,
+        decks=_copies(view),
+        extended=view["works_to_end"] == 6,
+        teams=view["teams"] is not None,
+        players=players,
+        deck=deck,
+        floor=list(view["floor"]),
+        start=view["start"],
+        current=view["current"],
+        turn=view["turn"],
+        phase="night" if view["phase"] == "over" else view["phase"],
+        queue=list(view["queue"]),
+        task=None if task is None else _task(task, prompt),
+        frames=_frames(view, prompt),
+        known=known,
+        revealed=None if revealed is None else dict(revealed),
+        memo=memo,
+        end=view["end"],
+        result=view["result"],
+    )
+
+
+def _task(task: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return the Noon task: its extra actions are counted in ``total`` already; a Mask
+    shows in the prompt's hint (flow.MASK_HINTS)."""
+    out = {**task, "extra": 0}
+    if prompt is not None and prompt["kind"] == "action" and "Mask" in prompt["detail"].get("hint", ""):
+        out["mask"] = True
+    return out
+
+
+def _frames(view: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Return the open triggers (outermost first); a TAILOR's returns lie under its
+    before-TAILOR trigger, or are the prompt itself."""
+    seat = view["current"]
+    frames: list[dict[str, Any]] = []
+    for t in view["triggers"]:
+        if t["moment"] == "before_tailor":
+            frames.append({"type": "tailor", "seat": seat, "task_action": True})
+        frames.append(
+            {
+                "type": "effects",
+                "seat": seat,
+                "moment": t["moment"],
+                "ctx": {"action": "tailor"} if t["moment"] == "before_tailor" else {},
+                "used": list(t["used"]),
+                "groups": [],
+                "closed": False,
+            }
+        )
+    if prompt is not None and prompt["kind"] == "tailor" and (
+        not frames or frames[-1]["type"] != "tailor"
+    ):
+        frames.append({"type": "tailor", "seat": seat, "task_action": True})
+    return frames
+
+
+def _copies(view: Mapping[str, Any]) -> int:
+    """Rules: one deck for 2-3 players, two for 4-5 (M-R20)."""
+    return 2 if len(view["seats"]) >= 4 else 1
+
+
+def _deck(
+    deck_view: Mapping[str, Any], pool: list[str], public: list[str], mine: list[str]
+) -> tuple[list[str], dict[str, str]]:
+    """Return the deck, top first: a public top card, the unknown cards, then the returned
+    ones at the bottom (returns go under the deck), and who knows which."""
+    top = [deck_view["top"]] if "top" in deck_view else []
+    # With no unknown card left, a publicly known card must not end up on top unseen.
+    rest = pool + public + mine if pool or top else mine + public
+    deck = top + rest
+    assert len(deck) == deck_view["count"], "the view's deck count disagrees with its cards"
+    return deck, {}
