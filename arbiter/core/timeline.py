@@ -219,9 +219,10 @@ def _prompted(table: Table) -> str | None:
 
 
 def _plain(value: Any) -> Any:
-    """Return an independent copy of JSON data: a view may share lists with the live
-    engine state, which the next entry changes."""
-    return json.loads(json.dumps(value))
+    """Return an independent copy of JSON data with its keys in the order of the file on
+    disk (sorted, as ``canonical.pretty`` writes them): a view may share lists with the
+    live engine state, which the next entry changes."""
+    return json.loads(json.dumps(value, sort_keys=True))
 
 
 def _frame(

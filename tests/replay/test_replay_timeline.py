@@ -35,6 +35,8 @@ def test_the_last_frame_of_every_viewer_is_the_published_state_file(game):
         last = frames[-1]
         published = gd.public_state if viewer is None else gd.seat_state(viewer)
         assert pretty(last.state) == published.read_bytes()
+        # The same keys in the same order as the file read back (a renderer walks them).
+        assert json.dumps(last.state) == json.dumps(json.loads(published.read_bytes()))
         log = gd.public_log if viewer is None else gd.seat_log(viewer)
         for frame in (frames[0], frames[len(frames) // 2], last):
             assert frame.lines == _log_entry(log, frame.seq)
