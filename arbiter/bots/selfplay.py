@@ -53,6 +53,7 @@ def play(
     batch: bool = True,
     reveal_at_end: bool = True,
     sealed: bool = False,
+    levels: list[str] | None = None,
 ) -> SelfPlay:
     """Create ``root/{keys,game,moves}`` and play a full game with random bots.
 
@@ -62,6 +63,8 @@ def play(
     player would send a whole turn; otherwise one decision per file. ``sealed``: a sealed
     game (docs/sealing.md), whose bots open their sealed state files with their keys and
     seal their move files to the referee, as players in a shared repository do.
+    ``levels``: one bot level per seat (``arbiter.bots.levels``), each deciding its batch
+    from its state file alone, as ``arbiter bot`` does; ``None``: the random bots above.
     """
     from arbiter.core.player import load_state, make_join, make_move, seal_move
     from arbiter.core.referee import new_game, reveal, submit
@@ -112,9 +115,14 @@ def play(
             state = load_state(gd.sealed_state(seat), run.keys / seat)
         else:
             state = load_state(gd.seat_state(seat))
-        actions = [choices.choice(state["legal"])]
-        if batch:
-            actions = _plan_batch(shadow, seat, state["seq"] + 1, actions[0], choices)
+        if levels is not None:
+            actions = _bot_batch(state, levels[seats.index(seat)], _derive(seed, f"bot:{seat}"))
+            if not batch:
+                actions = actions[:1]
+        else:
+            actions = [choices.choice(state["legal"])]
+            if batch:
+                actions = _plan_batch(shadow, seat, state["seq"] + 1, actions[0], choices)
         move = make_move(state, run.keys / seat, actions)
         send(run.moves / f"{state['seq'] + 1:05d}-{seat}.json", move)
         shadow.move(state["seq"] + 1, seat, actions)
@@ -127,6 +135,15 @@ def play(
     run.status = final["status"]
     run.winners = final["outcome"]["winners"] if final["outcome"] else []
     return run
+
+
+def _bot_batch(state: dict, level: str, seed: bytes) -> list[dict]:
+    """Return the batch a bot of ``level`` decides from the seat's state file alone."""
+    from arbiter.bots.levels import bot_rng, decide
+    from arbiter.core import registry
+
+    engine = registry.get(state["engine"]["name"])
+    return decide(engine, state, level, bot_rng(seed.hex(), state))
 
 
 def _shadow(gd: GameDir, secret: bytes) -> Table:

@@ -23,8 +23,14 @@ def demo(
     seed: str | None = typer.Option(
         None, "--seed", help="Replay the same demo game with the same seed."
     ),
+    bots: str | None = typer.Option(
+        None,
+        "--bots",
+        help="Bot levels by seat, e.g. random,greedy,search (the last repeats; default: "
+        "random bots). Each decides from its own state file, as arbiter bot does.",
+    ),
 ) -> None:
-    """Let random bots play a whole game through signed files, reveal it and verify it."""
+    """Let bots play a whole game through signed files, reveal it and verify it."""
     from arbiter.bots.selfplay import play
     from arbiter.cli.referee import now_utc
     from arbiter.core import registry
@@ -41,6 +47,7 @@ def demo(
         raise UsageError(
             f"{info.name} seats {info.min_seats}–{info.max_seats} players, not {count}"
         )
+    levels = _levels(bots, count)
     if folder is None:
         folder = Path("demo-game")
         number = 1
@@ -50,9 +57,8 @@ def demo(
     if folder.exists() and any(folder.iterdir()):
         raise UsageError(f"{folder} already exists and is not empty: pass another folder")
     seed = seed if seed is not None else os.urandom(8).hex()
-    out.line(
-        f"demo: {count} random bots play {info.title} (engine {info.name} {info.version}), seed {seed}"
-    )
+    who = f"{count} random bots" if levels is None else f"bots ({', '.join(levels)})"
+    out.line(f"demo: {who} play {info.title} (engine {info.name} {info.version}), seed {seed}")
     from rich.progress import Progress, SpinnerColumn, TextColumn
 
     with Progress(
@@ -66,6 +72,7 @@ def demo(
             seed,
             created=now_utc(),
             progress=lambda n: bar.update(task, description=f"playing… {n} decisions"),
+            levels=levels,
         )
     report = verify(run.game)
     out.line(
@@ -85,9 +92,27 @@ def demo(
     out.line("how to check it yourself:")
     out.line(f"  arbiter verify {run.game}")
     out.line(f"  arbiter verify {run.game} --receipt {run.game / 'referee' / 'receipts' / '1.json'}")
+    again = "" if bots is None else f" --bots {bots}"
     out.line(
-        f"  arbiter demo OTHER-FOLDER --game {name} --players {count} --seed {seed}   # same game again"
+        f"  arbiter demo OTHER-FOLDER --game {name} --players {count} --seed {seed}{again}"
+        "   # same game again"
     )
+
+
+def _levels(bots: str | None, count: int) -> list[str] | None:
+    """Return one level per seat from ``--bots`` (the last level fills the other seats)."""
+    from arbiter.bots.levels import LEVELS
+    from arbiter.core.errors import UsageError
+
+    if bots is None:
+        return None
+    given = [b.strip() for b in bots.split(",")]
+    bad = [b for b in given if b not in LEVELS]
+    if bad or not given:
+        raise UsageError(f"--bots takes levels {', '.join(LEVELS)} separated by commas, not {bots!r}")
+    if len(given) > count:
+        raise UsageError(f"--bots names {len(given)} levels for {count} seats: pass --players")
+    return given + [given[-1]] * (count - len(given))
 
 
 def register(app: typer.Typer) -> None:

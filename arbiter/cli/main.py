@@ -7,7 +7,8 @@ import sys
 
 import typer
 
-from arbiter.cli import demo, git, inspect, keys, mail, player, referee, tournament
+from arbiter.cli import bot, demo, git, inspect, keys, mail, player, referee, replay, tournament
+from arbiter.cli import html as replay_page
 from arbiter.core.errors import ArbiterError
 
 app = typer.Typer(
@@ -20,8 +21,9 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
-for group in (keys, referee, player, inspect, demo, mail, git, tournament):
+for group in (keys, referee, player, bot, inspect, replay, demo, mail, git, tournament):
     group.register(app)
+replay_page.register(app)  # arbiter html
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -1,0 +1,84 @@
+"""``arbiter bot``: a bot decides your seat's batch from your state file and signs it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from arbiter.cli.output import Output
+
+
+def bot(
+    state_file: Path = typer.Argument(
+        ..., help="Your players/<seat>/state.json (or state.json.age).", metavar="STATE-FILE"
+    ),
+    key: Path = typer.Option(
+        ..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."
+    ),
+    output: Path = typer.Option(..., "-o", "--output", help="Move file to write."),
+    level: str = typer.Option(
+        "greedy", "--level", "-l", help="random, greedy or search (docs/bots.md)."
+    ),
+    seed: str = typer.Option(
+        "", "--seed", help="Seeds the bot's choices: the same state file and seed, the same file."
+    ),
+    budget: int | None = typer.Option(
+        None, "--budget", min=1, help="Search playouts per decision (default: docs/bots.md)."
+    ),
+    identity: Path | None = typer.Option(
+        None,
+        "--identity",
+        "-i",
+        help="The private key that opens a sealed state file, if not --key (ssh-agent cannot).",
+    ),
+    seal: bool = typer.Option(
+        False, "--seal", help="Write OUTPUT.age sealed to the referee's key (as arbiter move)."
+    ),
+    manifest: Path | None = typer.Option(
+        None,
+        "--manifest",
+        help="The game's game.json, for --seal (default: the one above the state file).",
+    ),
+) -> None:
+    """Let a bot choose your decisions up to the next barrier and sign the move file."""
+    from arbiter.bots.levels import LEVELS, bot_rng, decide
+    from arbiter.cli.player import _write, _write_bytes
+    from arbiter.core import registry
+    from arbiter.core.errors import OutOfTurn, UsageError
+    from arbiter.core.player import (
+        check_key_for_state,
+        load_state,
+        make_move,
+        manifest_beside,
+        seal_move,
+    )
+
+    if level not in LEVELS:
+        raise UsageError(f"--level takes {', '.join(LEVELS)}, not {level!r}")
+    state = load_state(state_file, identity or key)
+    if state["seat"] is None:
+        raise UsageError("this is the public state file: use your own players/<seat>/state.json")
+    check_key_for_state(state_file, state, key)
+    if state["status"] != "playing" or not state["legal"]:
+        who = state["prompt"]["seat"] if state["prompt"] else None
+        raise OutOfTurn(
+            f"the game is {state['status']}: nothing to decide"
+            if who is None
+            else f"it is {who}'s turn, not {state['seat']}'s: wait for your next state file"
+        )
+    engine = registry.get(state["engine"]["name"])
+    actions = decide(engine, state, level, bot_rng(seed, state), budget)
+    move_file = make_move(state, key, actions)
+    labels = "; ".join(engine.label(a) for a in actions)
+    if seal:
+        target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")
+        _write_bytes(target, seal_move(move_file, manifest or manifest_beside(state_file)))
+        Output().line(f"wrote {target} ({labels}), sealed to the referee: send it to the referee")
+        return
+    _write(output, move_file)
+    Output().line(f"wrote {output} ({labels}): send it to the referee")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("bot")(bot)
