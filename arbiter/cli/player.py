@@ -11,6 +11,11 @@ import typer
 
 from arbiter.cli.output import Output
 
+PLAIN_HELP = (
+    "--plain: the engine's text lines (for mail and logs); --pictures: tables and panels "
+    "with cards in colour. Default: pictures when the output is a terminal, else plain."
+)
+
 
 def _write(path: Path, obj: dict[str, Any]) -> None:
     from arbiter.core.canonical import pretty
@@ -165,9 +170,10 @@ def show(
         None, "--identity", "-i", help="The private key that opens a sealed file, if not --key."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the view as JSON."),
+    plain: bool | None = typer.Option(None, "--plain/--pictures", help=PLAIN_HELP),
 ) -> None:
-    """Render a state file for the terminal."""
-    from arbiter.cli.render import render_state
+    """Render a state file for the terminal: pictures on a terminal, text lines otherwise."""
+    from arbiter.cli.render import render_state, use_pictures
     from arbiter.core.player import load_state
 
     out = Output(as_json)
@@ -175,7 +181,8 @@ def show(
     if as_json:
         out.json(state)
         return
-    render_state(out, state, _engine_for(state))
+    pictures = use_pictures(None if plain is None else not plain)
+    render_state(out, state, _engine_for(state), pictures)
 
 
 def register(app: typer.Typer) -> None:

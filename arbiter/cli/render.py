@@ -1,4 +1,8 @@
-"""Readable terminal rendering of a state file (``arbiter show``).
+"""Readable terminal rendering of a state file (``arbiter show``, ``arbiter replay``).
+
+Two forms: the engine's text lines (``--plain``: for mail and logs, and the default when
+the output is not a terminal) and pictures (``arbiter.cli.pictures``: rich panels and
+tables with cards in colour, the default on a terminal).
 
 A state file is untrusted input: every string from it is printed literally (see
 ``arbiter.cli.output``), and a view the engine's renderer cannot read is refused as a
@@ -8,6 +12,7 @@ A state file is untrusted input: every string from it is printed literally (see
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from arbiter.cli.output import Output, literal
@@ -57,11 +62,25 @@ def engine_lines(engine: Any, state: dict[str, Any]) -> list[str]:
         ) from None
 
 
-def render_state(out: Output, state: dict[str, Any], engine: Any) -> None:
-    """Print a header, the engine's rendering (or a generic tree), and the result."""
+def use_pictures(choice: bool | None) -> bool:
+    """Return whether to draw pictures: ``--pictures``/``--plain`` when given, else only
+    when standard output is a terminal (a pipe, a file or a mail gets the plain lines)."""
+    if choice is not None:
+        return choice
+    return sys.stdout.isatty()
+
+
+def render_state(
+    out: Output, state: dict[str, Any], engine: Any, pictures: bool = False
+) -> None:
+    """Print a header, the engine's picture or lines (or a generic tree), and the result."""
+    from arbiter.cli.pictures import draw
+
     who = state["seat"] or "spectator"
     engine_ref = state["engine"]
-    lines = engine_lines(engine, state)  # before any output: a refusal prints only its line
+    # Drawn before any output: a refusal prints only its line.
+    picture = draw(state) if pictures and engine is not None else None
+    lines = engine_lines(engine, state) if picture is None else []
     out.styled(
         (str(state["game"]), "bold"),
         f" · {engine_ref['name']} {engine_ref['version']} · seen by ",
@@ -75,7 +94,10 @@ def render_state(out: Output, state: dict[str, Any], engine: Any) -> None:
         mine = state["seat"] == prompt["seat"]
         turn = "your turn" if mine else f"{prompt['seat']}'s turn"
         out.styled((turn, "bold"), f": {prompt['kind']}")
-    if lines:
+    if picture is not None:
+        for part in picture:
+            out.console.print(part)
+    elif lines:
         for line in lines:
             out.line(line)
     elif state["view"] is not None:
