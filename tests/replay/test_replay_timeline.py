@@ -198,3 +198,37 @@ def test_a_timeout_entry_is_a_frame(tmp_path):
     assert frame.state["outcome"]["ranking"][-1] == [timed_out.seat]
     assert pretty(frame.state) == gd.seat_state(timed_out.seat).read_bytes()
     assert frame.turn == 1  # the tally view has no turn number: the prompted seat counts
+
+
+def test_frames_go_on_after_a_pass_timeout(tmp_path, monkeypatch):
+    """A pass timeout takes the seat's whole turn; the moves after it replay as usual."""
+    from helpers.tables import REFEREE_SEED, SECRET, Table, make_keys
+
+    from arbiter.core.referee import new_game, reveal, timeout
+
+    names = ["alice", "bob"]
+    keys = make_keys(tmp_path / "keys", names)
+    root = tmp_path / "game"
+    new_game(
+        root, "tally", [(s, f"{keys[s]}.pub") for s in names], {"cards": "8", "hand": "2"},
+        join=False, game_id="timeline-pass", created="2026-01-01T00:00:00Z", secret=SECRET,
+        referee_seed=REFEREE_SEED, deadline=86400, grace=0, on_timeout="pass",
+    )
+    table = Table(root, keys, names, tmp_path / "out")
+    monkeypatch.setenv("ARBITER_NOW", "2026-01-01T01:00:00Z")
+    table.step()
+    assert timeout(root, "2026-01-03T00:00:00Z").timed_out is not None
+    monkeypatch.setenv("ARBITER_NOW", "2026-01-03T01:00:00Z")
+    table.play_to_end()
+    reveal(root)
+    gd = GameDir(root)
+    kinds = [frame.kind for frame in timeline.frames(root, "bob")]
+    assert kinds[:3] == ["genesis", "move", "timeout"] and set(kinds[3:]) == {"move"}
+    for viewer in timeline.viewers(root):
+        last = list(timeline.frames(root, viewer))[-1]
+        published = gd.public_state if viewer is None else gd.seat_state(viewer)
+        assert pretty(last.state) == published.read_bytes()
+    frame = timeline.frame_at(root, "2", None)
+    assert frame.lines[0].endswith("did not decide in time: the referee takes the default decision.")
+    turns = [f.turn for f in timeline.frames(root, None)]
+    assert turns[:3] == [1, 2, 3]  # alice, bob (who times out), alice again
