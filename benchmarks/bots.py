@@ -1,0 +1,130 @@
+"""Bot strength: win rates with 95% Wilson intervals, and the search bot's time per decision.
+
+    python benchmarks/bots.py [--games N] [--pairs greedy:random,search:greedy]
+                              [--engines mottainai,motcoin,momiji] [--budget B]
+                              [--results FILE] [--table]
+
+Each game seats one bot of the stronger level against bots of the weaker one (2 seats;
+Mot Coin needs 3: one stronger against two weaker), the stronger seat rotating through
+every position. A game counts 1 when the stronger bot wins alone, 1/k when it shares
+the win with k seats. Results are appended to a JSON lines file (default
+benchmarks/results/bots.jsonl) one game per line, and games already there are skipped:
+the run can be stopped and resumed. ``--table`` prints the table from the file only.
+Search time is the stronger seat's thinking time per call of the bot (one batch).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arbiter.bots.match import play
+from arbiter.core import registry
+
+SEATS = {"motcoin": 3}
+RESULTS = Path(__file__).resolve().parent / "results" / "bots.jsonl"
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def load(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run_game(engine_name: str, strong: str, weak: str, index: int, budget: int | None) -> dict:
+    engine = registry.get(engine_name)
+    count = SEATS.get(engine_name, 2)
+    seats = [f"p{i + 1}" for i in range(count)]
+    seat = seats[index % count]
+    levels = {s: (strong if s == seat else weak) for s in seats}
+    seed = hashlib.sha256(f"arbiter-bench-bots/1:{engine_name}:{strong}:{weak}:{index}".encode()).digest()
+    started = time.perf_counter()
+    match = play(engine, engine.parse_options({}), levels, seed, budget, clock=time.perf_counter)
+    winners = match.outcome.winners
+    return {
+        "engine": engine_name,
+        "pair": f"{strong}:{weak}",
+        "game": index,
+        "budget": budget,
+        "seats": count,
+        "strong_seat": seat,
+        "winners": winners,
+        "scores": match.outcome.scores,
+        "credit": (1 / len(winners)) if seat in winners else 0.0,
+        "strong_seconds": round(match.seconds[seat], 4),
+        "strong_calls": match.calls[seat],
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+
+
+def table(rows: list[dict]) -> list[str]:
+    """Return the Markdown table of the results."""
+    out = [
+        "| engine | stronger : weaker | seats | games | stronger wins | rate | 95% interval | stronger's s/decision |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["engine"], row["pair"]), []).append(row)
+    for (engine, pair), games in sorted(groups.items()):
+        n = len(games)
+        wins = sum(g["credit"] for g in games)
+        low, high = wilson(wins, n)
+        calls = sum(g["strong_calls"] for g in games)
+        per = sum(g["strong_seconds"] for g in games) / max(calls, 1)
+        seats = games[0]["seats"]
+        shape = f"1 vs {seats - 1}"
+        out.append(
+            f"| {engine} | {pair.replace(':', ' : ')} | {shape} | {n} | {wins:g} | "
+            f"{wins / n:.0%} | {low:.0%}–{high:.0%} | {per:.3f} |"
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--pairs", default="greedy:random,search:greedy")
+    parser.add_argument("--engines", default="mottainai,motcoin,momiji")
+    parser.add_argument("--budget", type=int, default=None)
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--table", action="store_true")
+    args = parser.parse_args(argv)
+    done = load(args.results)
+    if not args.table:
+        have = {(r["engine"], r["pair"], r["game"]) for r in done}
+        args.results.parent.mkdir(parents=True, exist_ok=True)
+        # Round-robin over engines and pairs, so a stopped run has a bit of each.
+        for index in range(args.games):
+            for pair in args.pairs.split(","):
+                strong, weak = pair.split(":")
+                for engine in args.engines.split(","):
+                    if (engine, pair, index) in have:
+                        continue
+                    row = run_game(engine, strong, weak, index, args.budget)
+                    with args.results.open("a") as f:
+                        f.write(json.dumps(row, sort_keys=True) + "\n")
+                    done.append(row)
+    print("\n".join(table(done)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,32 @@
+"""A tiny run of benchmarks/bots.py so the strength benchmark cannot rot."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bots.py"
+
+
+def test_the_strength_benchmark_runs_resumes_and_tabulates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    results = tmp_path / "bots.jsonl"
+    args = ["--games", "2", "--engines", "tally,momiji", "--pairs", "greedy:random,search:greedy"]
+    args += ["--budget", "2", "--results", str(results)]
+    assert bench.main(args) == 0
+    rows = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(rows) == 8 and {r["strong_seat"] for r in rows} == {"p1", "p2"}
+    assert bench.main(args) == 0  # resumed: nothing new to play
+    assert len(results.read_text().splitlines()) == 8
+    table = capsys.readouterr().out
+    assert "| tally | search : greedy | 1 vs 1 | 2 |" in table
+    low, high = bench.wilson(180, 200)
+    assert 0.85 < low < 0.9 < high < 0.94
