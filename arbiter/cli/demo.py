@@ -36,6 +36,7 @@ def demo(
     from arbiter.core import registry
     from arbiter.core.errors import NotReady, UsageError
     from arbiter.core.replay import verify
+    from arbiter.viewer.page import build as build_page
 
     out = Output()
     name = game or registry.demo_default()
@@ -75,6 +76,8 @@ def demo(
             levels=levels,
         )
     report = verify(run.game)
+    replay_page = folder / "replay.html"
+    replay_page.write_bytes(build_page(run.game).data)
     out.line(
         f"played {run.decisions} decisions in {run.files} signed files; game {run.status}; "
         f"winner(s): {', '.join(run.winners) or '—'}"
@@ -84,6 +87,7 @@ def demo(
     )
     out.line("")
     out.line("where to look:")
+    out.line(f"  watch a replay  {replay_page} (open it in a browser: step through every entry)")
     out.line(f"  public log      {run.game / 'public' / 'log.md'}")
     out.line(f"  a player's log  {run.game / 'players' / run.seats[0] / 'log.md'}")
     out.line(f"  signed moves    {run.moves}/")
