@@ -20,6 +20,7 @@ from typing import Any
 
 from arbiter.core.rng import Rng
 from arbiter.games.mottainai.cards import deck_ids
+from arbiter.games.mottainai.effects import dispatch
 from arbiter.games.mottainai.state import PUBLIC, Player, State
 
 TEMPLE = ("helpers", "craft_bench", "sales", "gallery", "gift_shop")
@@ -97,7 +98,7 @@ def determinize(
     if any(p.get("bonus_turn") for p in shown.values()):
         memo["bonus_turn"] = True
     task = view["task"]
-    return State(
+    state = State(
         seats=seats,
         decks=_copies(view),
         extended=view["works_to_end"] == 6,
@@ -118,6 +119,14 @@ def determinize(
         end=view["end"],
         result=view["result"],
     )
+    # A Mask marks an opponent's task as the current seat reaches it (M-R4): public works.
+    task_now = state.task
+    task_owner: str = "" if task_now is None else task_now["owner"]
+    if task_now is not None and state.is_opponent(state.current, task_owner) and dispatch.query(
+        state, task_owner, "mask", False
+    ):
+        task_now["mask"] = True
+    return state
 
 
 def _task(task: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> dict[str, Any]:
