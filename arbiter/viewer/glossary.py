@@ -64,9 +64,8 @@ GLOSSARIES: dict[str, Callable[[Iterable[str]], dict[str, Any]]] = {
 """Engine name → the glossary of the card ids seen. Mot Coin's views carry their cards."""
 
 
-def glossary(engine: str, states: Iterable[Any]) -> dict[str, Any]:
-    """Return the rows for the card ids found in ``states`` (empty for other engines)."""
+def glossary(engine: str, data: Any) -> dict[str, Any]:
+    """Return the rows for the card ids found anywhere in ``data`` (JSON; empty for an
+    engine without a glossary)."""
     build = GLOSSARIES.get(engine)
-    if build is None:
-        return {}
-    return build(text for state in states for text in strings_in(state.get("view")))
+    return {} if build is None else build(strings_in(data))

@@ -87,6 +87,7 @@ def build(root: Path, seat: str | None = None) -> Page:
     name = last["engine"]["name"]
     info = registry.get(name).info  # the frames were replayed with it
     title, columns = info.title, list(info.score_columns)
+    encoded = payload.encode(chosen, got)
     data = {
         "format": payload.FORMAT,
         "game": last["game"],
@@ -95,8 +96,9 @@ def build(root: Path, seat: str | None = None) -> Page:
         "seats": last["seats"],
         "score_columns": columns,
         "viewers": chosen,
-        "glossary": glossary.glossary(name, (f.state for fs in got.values() for f in fs)),
-        **payload.encode(chosen, got),
+        # Every string of every embedded state is in the deltas: walk those, not the states.
+        "glossary": glossary.glossary(name, encoded["views"]),
+        **encoded,
     }
     heading = f"{title} — game {last['game']}"
     text = (
