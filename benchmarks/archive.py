@@ -80,15 +80,6 @@ def timed(argv: list[str]) -> float:
     return took
 
 
-def run_rate(argv: list[str], games: int, repeat: int) -> tuple[float, float]:
-    """Return games per second of wall time and per CPU second (medians of ``repeat``)."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        walls.append(timed(argv))
-        cpus.append(CPU[-1])
-    return games / statistics.median(walls), games / statistics.median(cpus)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -119,10 +110,21 @@ def main() -> None:
         cpus.append(sum(CPU[start:]) / len(sample))
     per_game = statistics.median(walls)
     baseline = 1 / per_game
-    one, one_cpu = run_rate([*arbiter, *paths, "-j", "1", "--json"], args.games, args.repeat)
-    every, every_cpu = run_rate(
-        [*arbiter, *paths, "-j", str(cores), "--json"], args.games, args.repeat
-    )
+    # -j 1 and all cores alternate, and the speed-up is the median of each pair's ratio:
+    # the machine's speed drifts (other work comes and goes) over a run of minutes.
+    one_argv = [*arbiter, *paths, "-j", "1", "--json"]
+    every_argv = [*arbiter, *paths, "-j", str(cores), "--json"]
+    ones, everys, ratios, one_cpus, every_cpus = [], [], [], [], []
+    for _ in range(args.repeat):
+        ones.append(timed(one_argv))
+        one_cpus.append(CPU[-1])
+        everys.append(timed(every_argv))
+        every_cpus.append(CPU[-1])
+        ratios.append(ones[-1] / everys[-1])
+    one = args.games / statistics.median(ones)
+    every = args.games / statistics.median(everys)
+    one_cpu = args.games / statistics.median(one_cpus)
+    every_cpu = args.games / statistics.median(every_cpus)
     print(
         f"baseline, one `arbiter verify GAME` process per game: {baseline:6.1f} games/s "
         f"({per_game * 1000:.0f} ms a game, {statistics.median(cpus) * 1000:.0f} ms of CPU; "
@@ -137,9 +139,9 @@ def main() -> None:
         f"{every / cores:5.1f} per core = {every / baseline:5.1f}× the baseline"
         f"   (budget ≥ 50 per core: {every / cores / 50:.2f}×)"
     )
-    speedup = every / one
+    speedup = statistics.median(ratios)
     print(
-        f"speed-up all cores / one process: {speedup:.2f} on {cores} cores = "
+        f"speed-up all cores / one process (median of paired runs): {speedup:.2f} on {cores} cores = "
         f"{speedup / cores:.2f} × cores   (budget ≥ 0.8 × cores)"
     )
     print(
