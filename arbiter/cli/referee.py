@@ -68,7 +68,9 @@ def new(
         "forfeit: the game ends, the seat ranked last.",
     ),
     timeout_bot: str | None = typer.Option(
-        None, "--timeout-bot", help="The bot for --on-timeout bot (default: random)."
+        None,
+        "--timeout-bot",
+        help="The bot for --on-timeout bot: random (default), greedy or search (docs/bots.md).",
     ),
     forfeit_after: int | None = typer.Option(
         None,

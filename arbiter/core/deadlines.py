@@ -18,7 +18,7 @@ from typing import Any
 from arbiter.core.errors import UsageError
 
 POLICIES = ("pass", "bot", "forfeit")
-BOTS = ("random",)
+BOTS = ("random", "greedy", "search")
 TIME_PATTERN = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$"
 _TIME = re.compile(TIME_PATTERN)
 _DURATION = re.compile(r"([0-9]+)([smhd])")

@@ -134,8 +134,8 @@ class DeadlineTerms(Strict):
     on_timeout: Literal["pass", "bot", "forfeit"]
     """pass: the engine's default decision; bot: the named bot decides from the seat's
     view; forfeit: the game ends and the seat is ranked last."""
-    bot: Literal["random"] | None
-    """The bot for `on_timeout: bot` (null otherwise)."""
+    bot: Literal["random", "greedy", "search"] | None
+    """The bot for `on_timeout: bot` (null otherwise): its level (docs/bots.md)."""
     forfeit_after: int | None = Field(ge=1, le=1000)
     """After this many timeouts of one seat in a row, the next one forfeits (null: never)."""
 

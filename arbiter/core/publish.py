@@ -60,7 +60,12 @@ def apply_timeout(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
     in_a_row = table.timeouts_in_a_row.get(record["seat"], 0)
     if terms is None or record["policy"] != terms.policy_for(in_a_row):
         raise Tampered(f"entry #{seq}: a timeout with a policy game.json does not set")
-    produced, actions = table.timeout(seq, record["seat"], record["policy"], terms.bot)
+    # The referee's own rebuild (``trusted``: digests checked) reuses the recorded
+    # decisions; verify decides again and must find the same ones.
+    recorded = list(record["actions"]) if table.trusted else None
+    produced, actions = table.timeout(
+        seq, record["seat"], record["policy"], terms.bot, record["after"], recorded
+    )
     if actions != record["actions"]:
         raise Tampered(
             f"entry #{seq}: the timeout's recorded decisions are not what its policy decides"

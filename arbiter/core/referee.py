@@ -557,7 +557,7 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
         if now < waiting.final:
             return waiting
         seq, prev = rebuilt.seq + 1, rebuilt.head
-        produced, actions = table.timeout(seq, seat, policy, terms.bot)
+        produced, actions = table.timeout(seq, seat, policy, terms.bot, prev)
         record: dict[str, Any] = {
             "format": TIMEOUT_FORMAT,
             "game": manifest["game"],

@@ -163,7 +163,7 @@ def _optional_terms_ok(obj: dict[str, Any]) -> bool:
             and type(terms["grace"]) is int
             and 0 <= terms["grace"] <= _MAX_SECONDS
             and terms["on_timeout"] in ("pass", "bot", "forfeit")
-            and terms["bot"] in (None, "random")
+            and terms["bot"] in (None, "random", "greedy", "search")
             and (
                 terms["forfeit_after"] is None
                 or (type(terms["forfeit_after"]) is int and 1 <= terms["forfeit_after"] <= 1000)

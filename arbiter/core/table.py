@@ -192,14 +192,24 @@ class Table:
         return self._narrate(events)
 
     def timeout(
-        self, seq: int, seat: str, policy: str, bot: str | None
+        self,
+        seq: int,
+        seat: str,
+        policy: str,
+        bot: str | None,
+        head: str = "",
+        recorded: list[dict[str, Any]] | None = None,
     ) -> tuple[EntryLines, list[dict[str, Any]]]:
         """Apply a timeout policy for ``seat`` as chain entry ``seq``; return the lines and
         the decisions taken for it (docs/tournaments.md).
 
         ``pass`` takes the engine's default decision and ``bot`` the named bot's, from
-        what the seat's own state file holds (its legal decisions), while the game still
+        what the seat's own state file holds (its legal decisions; the greedy and search
+        bots its whole state file at ``head``, the head it waited at), while the game still
         waits for that seat; ``forfeit`` ends the game with the seat ranked last.
+        ``recorded``: the referee rebuilding its own accepted entries applies the recorded
+        decisions instead of deciding again (a search bot takes a while); ``arbiter
+        verify`` always decides again and compares.
         """
         prompt = self.prompt()
         if prompt is None or prompt.seat != seat:
@@ -225,15 +235,28 @@ class Table:
         while (now := engine.prompt(state)) is not None and now.seat == seat:
             if len(actions) >= MAX_TIMEOUT_DECISIONS:
                 raise IllegalAction(f"the {policy} policy did not end {seat}'s turn")
-            if policy == "pass":
+            if recorded is not None:
+                if len(actions) >= len(recorded):
+                    raise IllegalAction(f"the recorded timeout did not end {seat}'s turn")
+                action = recorded[len(actions)]
+            elif policy == "pass":
                 action = engine.default_action(state, seat)
-            else:
+            elif bot in (None, "random"):
                 action = choices.choice(engine.legal_actions(state, seat))
+            else:
+                action = self._bot_decision(seat, bot, seq, head, choices)
             engine.check(state, seat, action)
             events.extend(engine.apply(state, seat, action, rng))
             actions.append(action)
         lines.extend(self._narrate(events))
         return lines, actions
+
+    def _bot_decision(self, seat: str, level: str, seq: int, head: str, choices: Rng) -> Any:
+        """The named bot's next decision from the seat's state file alone (docs/bots.md)."""
+        from arbiter.bots.levels import decide  # the bots build on the core, not the reverse
+        from arbiter.core.views import state_file
+
+        return decide(self.engine, state_file(self, seat, seq - 1, head), level, choices)[0]
 
     @staticmethod
     def _out_of_turn(prompt: Any, seat: str, index: int) -> Exception:

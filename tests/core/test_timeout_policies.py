@@ -75,3 +75,23 @@ def test_a_whole_game_by_timeouts(tmp_path, engine, policy):
     assert load_state(root / "public" / "state.json")["status"] == "over"
     reveal(root)
     assert verify(root).replayed
+
+
+@pytest.mark.parametrize(
+    "level", ["greedy", pytest.param("search", marks=pytest.mark.slow)]
+)
+@pytest.mark.parametrize("engine", sorted(SEATS))
+def test_the_named_bot_decides_and_replays(tmp_path, engine, level):
+    """--timeout-bot greedy|search: the bot decides from the seat's state file with the
+    timeout's own stream, and verify re-runs it to the same decisions."""
+    names = ["alice", "bob", "carol"][: SEATS[engine]]
+    keys = make_keys(tmp_path / "keys", names)
+    root = tmp_path / "game"
+    new_game(
+        root, engine, [(s, f"{keys[s]}.pub") for s in names], {}, join=False,
+        game_id=f"{engine}-{level}", created=START, secret=SECRET, referee_seed=REFEREE_SEED,
+        deadline=86400, on_timeout="bot", timeout_bot=level,
+    )
+    assert _time_out(root, 2) == 2
+    reveal(root, force=load_state(root / "public" / "state.json")["status"] != "over")
+    assert verify(root).replayed

@@ -268,3 +268,27 @@ def test_a_seat_that_keeps_timing_out_forfeits(tmp_path):
     assert table.state()["outcome"]["ranking"][-1] == [loser]
     reveal(table.root)
     assert verify(table.root).replayed
+
+
+def test_a_timeout_whose_decisions_are_not_the_policys_fails_verify(tmp_path, monkeypatch):
+    """A referee who plays a timed-out seat's turn its own way (here: discarding instead
+    of the engine's default draw) is caught when verify decides again after the reveal;
+    its own rebuilds reuse the recorded decisions meanwhile."""
+    table = _game(tmp_path)
+    from arbiter.core import registry
+
+    engine = type(registry.get("tally"))
+    original = engine.default_action
+
+    def dishonest(self, state, seat):
+        legal = self.legal_actions(state, seat)
+        other = [a for a in legal if a != original(self, state, seat)]
+        return other[0] if other else original(self, state, seat)
+
+    monkeypatch.setattr(engine, "default_action", dishonest)
+    timeout(table.root, "2026-01-05T00:00:00Z")
+    monkeypatch.undo()
+    _move(table, "2026-01-05T01:00:00Z")  # the referee's rebuild takes the record as it is
+    reveal(table.root, force=True)
+    with pytest.raises(VerificationFailed, match="not what its policy decides"):
+        verify(table.root)
