@@ -35,8 +35,9 @@ def run(
         f"{summary.rejected} refused, {summary.ignored} left unanswered (robots, floods); "
         f"{summary.sent} mails sent"
         + (
-            f"; {summary.timeouts} timeouts applied, {summary.reminders} reminders"
-            if summary.timeouts or summary.reminders
+            f"; {summary.timeouts} timeouts applied, {summary.reminders} reminders, "
+            f"{summary.bot_moves} bot moves"
+            if summary.timeouts or summary.reminders or summary.bot_moves
             else ""
         )
     )
@@ -53,6 +54,21 @@ def seat(
 
     stored = store(folder, name, address)
     Output().line(f"{name} gets mail at {stored} (kept in {folder / 'referee'})")
+
+
+@app.command("bot")
+def bot(
+    folder: Path = typer.Argument(..., help="Game folder.", metavar="GAME"),
+    name: str = typer.Argument(..., help="The seat the desk plays.", metavar="SEAT"),
+    level: str = typer.Option("greedy", "--level", help="random, greedy or search."),
+    key: Path = typer.Option(..., "--key", "-k", help="That seat's private key (registered in game.json)."),
+    seed: str = typer.Option("mail-desk", "--seed", help="The bot's seed (its decisions follow from it)."),
+) -> None:
+    """Let the desk play a seat with a bot (kept under referee/, never published)."""
+    from arbiter.desks.mail.bots import store
+
+    stored = store(folder, name, level, key, seed)
+    Output().line(f"the desk plays {name} with the {stored.level} bot (kept in {folder / 'referee'})")
 
 
 @app.command("send")

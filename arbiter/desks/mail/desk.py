@@ -53,6 +53,11 @@ class Summary:
     ignored: int = 0
     timeouts: int = 0
     reminders: int = 0
+    bot_moves: int = 0
+
+
+# Bot moves in one go for one game (a game of bots only ends long before this).
+MAX_BOT_MOVES = 2000
 
 
 @dataclass
@@ -94,10 +99,12 @@ class MailDesk:
             while True:
                 self.announce_reveals()
                 self.check_deadlines()
+                self.play_bots()
                 for uid in self.mailbox.waiting():
                     if self.stopping:
                         break
                     self.handle(uid)
+                    self.play_bots()
                 if once or self.stopping:
                     break
                 self.mailbox.idle(self.config.desk.poll_seconds, lambda: self.stopping)
@@ -390,6 +397,41 @@ class MailDesk:
             for label, when in (("half", terms.half(waiting.since)), ("grace", waiting.due)):
                 if stamp >= when:
                     self._remind(gd, game, state["seq"], waiting, label)
+
+    def play_bots(self) -> None:
+        """Let the bot seats of every game move while the game waits for one of them: each
+        decides from its own state file, signs with its seat's key, and the entry's round
+        goes out like a player's (docs/bots.md)."""
+        from arbiter.bots.levels import bot_rng, decide
+        from arbiter.core.canonical import pretty as pretty_json
+        from arbiter.core.player import load_state, make_move
+        from arbiter.core.registry import get
+        from arbiter.desks.mail import bots
+
+        for _game, folder in sorted(self._index().items()):
+            gd = GameDir(folder)
+            if not gd.referee.is_dir() or gd.reveal_record.is_file():
+                continue
+            try:
+                seats = bots.load(gd)
+            except ArbiterError:
+                continue
+            for _ in range(MAX_BOT_MOVES if seats else 0):
+                public = load_state(gd.public_state)
+                prompt = public["prompt"]
+                if public["status"] != "playing" or prompt is None or prompt["seat"] not in seats:
+                    break
+                bot = seats[prompt["seat"]]
+                state = load_state(gd.seat_state(prompt["seat"]))
+                engine = get(state["engine"]["name"])
+                actions = decide(engine, state, bot.level, bot_rng(bot.seed, state))
+                move = make_move(state, bot.key, actions)
+                try:
+                    done = submit(folder, pretty_json(move), f"bot-{prompt['seat']}.json", now=self.stamp())
+                except ArbiterError:
+                    break  # a bot's file refused: leave the seat to the clock and the referee
+                self.summary.bot_moves += 1
+                self._send_states(gd, _Record(gd, done.seq), done.seq, done.summary)
 
     def _remind(self, gd: GameDir, game: str, seq: int, waiting: Any, label: str) -> None:
         """Send the waiting seat one reminder of ``label`` for the head ``seq``."""
