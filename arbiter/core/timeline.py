@@ -335,6 +335,28 @@ def frames(root: Path, viewer: str | None) -> Iterator[Frame]:
     return _frames(game, viewer)
 
 
+def frames_for(root: Path, chosen: list[str | None]) -> dict[str | None, list[Frame]]:
+    """Return every entry as each viewer in ``chosen`` saw it, from ONE replay (the HTML
+    page shows every seat: a replay per viewer would cost as many replays)."""
+    game = _load(GameDir(root))
+    for viewer in chosen:
+        _check_viewer(game, viewer)
+        if game.secret is None:
+            raise NotReady(
+                "the seed is secret until the reveal (`arbiter reveal`): this copy can show "
+                "only its head entry, not every entry"
+            )
+        if not game.revealed and viewer is not None:
+            raise NotReady(SEAT_BEFORE_REVEAL)
+    out: dict[str | None, list[Frame]] = {viewer: [] for viewer in chosen}
+    turns = _Turns()
+    for entry, table, produced in _replay(game):
+        turns.step(_prompted(table))
+        for viewer in chosen:
+            out[viewer].append(_frame(entry, table, produced, viewer, turns))
+    return out
+
+
 def parse_at(at: str, last: int) -> tuple[str, int]:
     """Parse ``--at``: ``("seq", n)`` for N or -N (from the end: -1 is the head), or
     ``("turn", k)`` for ``turn:K``. Raises ``UsageError`` naming the range."""

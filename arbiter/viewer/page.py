@@ -75,10 +75,10 @@ def build(root: Path, seat: str | None = None) -> Page:
     """Return the replay page of the game at ``root`` for ``seat`` (default: every viewer
     the timeline allows: the spectator before the reveal, every seat after it)."""
     from arbiter.core import registry
-    from arbiter.core.timeline import frames
+    from arbiter.core.timeline import frames_for
 
     chosen = choose_viewers(root, seat)
-    got = {viewer: list(frames(root, viewer)) for viewer in chosen}
+    got = frames_for(root, chosen)  # one replay for every viewer
     if not got[chosen[0]]:
         from arbiter.core.errors import NotReady
 

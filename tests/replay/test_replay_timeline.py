@@ -232,3 +232,12 @@ def test_frames_go_on_after_a_pass_timeout(tmp_path, monkeypatch):
     assert frame.lines[0].endswith("did not decide in time: the referee takes the default decision.")
     turns = [f.turn for f in timeline.frames(root, None)]
     assert turns[:3] == [1, 2, 3]  # alice, bob (who times out), alice again
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_frames_for_several_viewers_equal_one_replay_each(game):
+    root = EXAMPLES / game / "game"
+    chosen = timeline.viewers(root)
+    together = timeline.frames_for(root, chosen)
+    for viewer in chosen:
+        assert together[viewer] == list(timeline.frames(root, viewer))
