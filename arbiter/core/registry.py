@@ -99,3 +99,22 @@ def demo_default() -> str | None:
             return name
     available = names()
     return available[0] if available else None
+
+
+# Bots that decide for a timed-out seat (docs/bots.md), by level, loaded like the built-in
+# engines: by import path on first use, so the core imports no bot (bots build on the core).
+BOT_LEVELS: dict[str, str] = {
+    "greedy": "arbiter.bots.levels:decide",
+    "search": "arbiter.bots.levels:decide",
+}
+
+
+def bot(level: str) -> Callable[..., list[dict[str, object]]]:
+    """Return ``decide(engine, state_file, level, rng)`` of the bots that play ``level``."""
+    if level not in BOT_LEVELS:
+        raise UsageError(f"no bot plays at level {level!r} (levels: {', '.join(BOT_LEVELS)})")
+    module_name, _, attr = BOT_LEVELS[level].partition(":")
+    decide: Callable[..., list[dict[str, object]]] = getattr(
+        importlib.import_module(module_name), attr
+    )
+    return decide

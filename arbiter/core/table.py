@@ -253,9 +253,11 @@ class Table:
 
     def _bot_decision(self, seat: str, level: str, seq: int, head: str, choices: Rng) -> Any:
         """The named bot's next decision from the seat's state file alone (docs/bots.md)."""
-        from arbiter.bots.levels import decide  # the bots build on the core, not the reverse
+        from arbiter.core.registry import bot
         from arbiter.core.views import state_file
 
+        # By name through the registry: the bots build on the core, not the reverse.
+        decide = bot(level)
         return decide(self.engine, state_file(self, seat, seq - 1, head), level, choices)[0]
 
     @staticmethod
