@@ -11,10 +11,12 @@ from itertools import combinations
 from typing import Any
 
 from arbiter.core.engine import Event
+from arbiter.games.mottainai import om
 from arbiter.games.mottainai.cards import TASKS, card
 from arbiter.games.mottainai.cover import wing_count
 from arbiter.games.mottainai.effects import dispatch
 from arbiter.games.mottainai.state import HAND_LIMIT, WINGS, State
+from arbiter.games.mottainai.wutai import is_om
 
 PRAYER: dict[str, Any] = {"kind": "prayer"}
 TASK_KINDS = {TASKS[m].lower(): m for m in TASKS}
@@ -35,6 +37,9 @@ class GameEnds(Exception):
 
 def draw(state: State, seat: str, n: int, why: str, events: list[Event]) -> None:
     """Draw ``n`` cards, one at a time, into the seat's waiting area (rules: Waiting Area)."""
+    if state.wutai is not None:
+        draw_wutai(state, seat, n, why, events)
+        return
     p = state.players[seat]
     drawn = 0
     for _ in range(n):
@@ -46,6 +51,42 @@ def draw(state: State, seat: str, n: int, why: str, events: list[Event]) -> None
             events.append(Event("draw", {"seat": seat, "count": drawn, "why": why}))
             raise GameEnds("deck", seat=seat)  # M-R2: the last card is drawn.
     events.append(Event("draw", {"seat": seat, "count": drawn, "why": why}))
+
+
+def wutai_draw(state: State, seat: str, why: str) -> bool:
+    """Return whether the next card drawn to the seat's waiting area is a Wutai card.
+
+    Rules (Wutai: Using Wutai Cards): when the waiting area holds no Wutai card; M-R103:
+    on a PRAYER (``wutai_draws=any``: on any draw but a TAILOR's).
+    """
+    w = state.wutai
+    assert w is not None
+    if why != "prayer" and (w["draws"] != "any" or why == "tailor"):
+        return False
+    return not any(is_om(c) for c in state.players[seat].waiting)
+
+
+def draw_wutai(state: State, seat: str, n: int, why: str, events: list[Event]) -> None:
+    """Draw as ``draw``, a card at a time from the Wutai or the base deck (M-R103).
+
+    Either deck running out ends the game at once (M-R2, M-R105).
+    """
+    w = state.wutai
+    assert w is not None
+    p = state.players[seat]
+    drawn = om = 0
+    for _ in range(n):
+        from_wutai = wutai_draw(state, seat, why)
+        deck = w["deck"] if from_wutai else state.deck
+        top = deck.pop(0)
+        state.known.pop(top, None)
+        p.waiting.append(top)
+        drawn += 1
+        om += from_wutai
+        if not deck:
+            events.append(Event("draw", {"seat": seat, "count": drawn, "why": why, "wutai": om}))
+            raise GameEnds("wutai-deck" if from_wutai else "deck", seat=seat)
+    events.append(Event("draw", {"seat": seat, "count": drawn, "why": why, "wutai": om}))
 
 
 def take_top(state: State) -> str:
@@ -64,7 +105,10 @@ def deck_check(state: State, seat: str) -> None:
 def return_card(state: State, seat: str, iid: str, why: str, events: list[Event]) -> None:
     """Return a hand card face down to the bottom of the deck; only its owner knows it (M-R18)."""
     state.players[seat].hand.remove(iid)
-    state.deck.append(iid)
+    if state.wutai is not None and is_om(iid):
+        state.wutai["deck"].append(iid)  # M-R104: to the bottom of the Wutai deck
+    else:
+        state.deck.append(iid)
     state.known[iid] = seat
     events.append(Event("return", {"seat": seat, "card": iid, "why": why}))
 
@@ -162,6 +206,8 @@ def legal(state: State, seat: str) -> list[dict[str, Any]]:
         out = [{"kind": "tailor"}]
     else:
         out = smith_options(state, seat)
+    if state.wutai is not None:
+        out += om.redirects(state, seat, kind, out)  # M-R108
     mask = task.get("mask", False)
     out += dispatch.boosts(state, seat, {"action": kind, "material": mat, "mask": mask})
     if mask:  # Mask: only the task's own action, or skip it (rules FAQ, M-R4)
@@ -188,6 +234,8 @@ def perform(state: State, seat: str, action: dict[str, Any], events: list[Event]
         return
     if kind == "prayer":
         draw(state, seat, 1, "prayer", events)
+    elif kind in ("clerk", "monk", "potter") and "om" in action:
+        om.place(state, seat, kind, action["card"], action["om"], events)
     elif kind == "clerk":
         p.bench.remove(action["card"])
         p.sales.append(action["card"])

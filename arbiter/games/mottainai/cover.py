@@ -76,8 +76,17 @@ def helper_actions(state: State, seat: str, mat: str) -> tuple[int, bool]:
 
 
 def wing_count(state: State, seat: str, wing: str) -> int:
-    """Return the number of works counting in a wing, for the game end (rules: Game End)."""
-    return len(wing_works(state, seat, wing))
+    """Return the number of works counting in a wing, for the game end (rules: Game End).
+
+    Wutai: Om works count unless ``om_works_end=no`` (M-R111).
+    """
+    works = wing_works(state, seat, wing)
+    w = state.wutai
+    if w is not None and not w["works_end"]:
+        from arbiter.games.mottainai.wutai import is_om
+
+        return sum(1 for c in works if not is_om(c))
+    return len(works)
 
 
 def covered(state: State, seat: str) -> tuple[list[str], list[str]]:

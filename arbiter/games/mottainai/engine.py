@@ -17,12 +17,17 @@ from arbiter.games.mottainai import (
     scoring,
     setup,
     views,
+    wutai,
 )
 from arbiter.games.mottainai.cards import CARDS
 from arbiter.games.mottainai.effects import missing
 from arbiter.games.mottainai.state import State, decode, encode
 
 BOOLEAN = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
+FLAGS = ("extended", "teams", "wutai", "om_works_end")
+WUTAI_ONLY = ("wutai_cards", "wutai_draws", "om_works_end", "om_leave")
+"""Options that mean something only with ``wutai=yes`` (stored only then)."""
+CHOICES = {"wutai_draws": wutai.DRAWS, "om_leave": wutai.LEAVES}
 
 
 def _notes() -> tuple[str, ...]:
@@ -34,6 +39,16 @@ def _notes() -> tuple[str, ...]:
         f"Card effects not implemented yet ({len(todo)} of 54): these cards play as plain "
         f"works without their effect: {listed}.",
     )
+
+
+WUTAI_NOTE = (
+    "Wutai Mountain (wutai=yes) is provisional: its 54 card texts are not public. The "
+    "shipped list has URN and WICK (effects from the rulebook), BANDANA (name only, vanilla), "
+    "a reported Paper Om SMITH booster, and 50 vanilla placeholders om-01..om-50 spread over "
+    "the five materials; the materials of the named cards are guesses (docs/rulings/"
+    "mottainai.md, M-R113). Play with your own list: --option wutai_cards=FILE "
+    "(docs/wutai-cards.md)."
+)
 
 
 class MottainaiEngine(Engine):
@@ -53,20 +68,60 @@ class MottainaiEngine(Engine):
         options=(
             OptionInfo("extended", "extended game: a wing ends the game at 6 works (yes/no)", "no"),
             OptionInfo("teams", "team play for exactly 4 players, partners across (yes/no)", "no"),
+            OptionInfo("wutai", "the Wutai Mountain expansion: the Om deck (yes/no)", "no"),
+            OptionInfo(
+                "wutai_cards",
+                "Wutai card list JSON file (wutai.schema.json); builtin: the shipped provisional list",
+                wutai.BUILTIN,
+            ),
+            OptionInfo(
+                "wutai_draws",
+                "which draws to a waiting area without a Wutai card are Wutai: prayer "
+                "(PRAYER only) or any (every draw but TAILOR's) (M-R103)",
+                "prayer",
+            ),
+            OptionInfo("om_works_end", "Om works count toward the 5 (6) works end (yes/no, M-R111)", "yes"),
+            OptionInfo(
+                "om_leave",
+                "where tucked cards go when their Om work leaves play: return or floor (M-R112)",
+                "return",
+            ),
         ),
-        notes=_notes(),
+        notes=(*_notes(), WUTAI_NOTE),
     )
 
     # -- options -------------------------------------------------------------------------
     def parse_options(self, raw: Mapping[str, str]) -> dict[str, Any]:
-        """Turn ``extended=yes`` / ``teams=yes`` into booleans."""
+        """Turn ``extended=yes`` / ``teams=yes`` / ``wutai=yes`` into booleans.
+
+        Without ``wutai=yes`` the manifest holds only ``extended`` and ``teams`` (a base
+        game's manifest is unchanged); with it, the Wutai options too, the card list
+        embedded (``builtin`` for the shipped one).
+        """
         strings = super().parse_options(raw)
-        out = {}
+        out: dict[str, Any] = {}
         for key, value in strings.items():
-            flag = BOOLEAN.get(str(value).lower())
-            if flag is None:
-                raise UsageError(f"option {key} takes yes or no, not {value!r}")
-            out[key] = flag
+            if key in FLAGS:
+                flag = BOOLEAN.get(str(value).lower())
+                if flag is None:
+                    raise UsageError(f"option {key} takes yes or no, not {value!r}")
+                out[key] = flag
+            elif key in CHOICES:
+                if value not in CHOICES[key]:
+                    raise UsageError(f"option {key} takes {' or '.join(CHOICES[key])}, not {value!r}")
+                out[key] = value
+            else:
+                out[key] = value
+        if not out["wutai"]:
+            given = sorted(k for k in WUTAI_ONLY if k in raw)
+            if given:
+                raise UsageError(f"option {given[0]} needs --option wutai=yes")
+            return {"extended": out["extended"], "teams": out["teams"]}
+        path = out["wutai_cards"]
+        if path != wutai.BUILTIN:
+            if not path:
+                raise UsageError("option wutai_cards= needs a file name (or 'builtin')")
+            out["wutai_cards"] = wutai.load_file(path)
         return out
 
     def check_options(self, options: Mapping[str, Any]) -> None:
@@ -74,6 +129,16 @@ class MottainaiEngine(Engine):
         for key in ("extended", "teams"):
             if type(options.get(key)) is not bool:
                 raise SchemaViolation(f"manifest option {key} for mottainai must be true or false")
+        if "wutai" not in options:
+            return
+        if options["wutai"] is not True:
+            raise SchemaViolation("manifest option wutai for mottainai is true or absent")
+        if type(options.get("om_works_end")) is not bool:
+            raise SchemaViolation("manifest option om_works_end for mottainai must be true or false")
+        for key, allowed in CHOICES.items():
+            if options.get(key) not in allowed:
+                raise SchemaViolation(f"manifest option {key} for mottainai is one of {list(allowed)}")
+        wutai.resolve(options.get("wutai_cards"))
 
     def check_seats(self, options: Mapping[str, Any], seats: int) -> None:
         # Rules: team play is for exactly four players, partners sitting across.
@@ -90,16 +155,24 @@ class MottainaiEngine(Engine):
         return flow.prompt(state)
 
     def legal_actions(self, state: State, seat: str) -> list[Action]:
+        if state.wutai is not None:
+            wutai.ensure(state.wutai["table"])
         return moves.legal_actions(state, seat)
 
     def check(self, state: State, seat: str, action: Action) -> None:
+        if state.wutai is not None:
+            wutai.ensure(state.wutai["table"])
         moves.check(state, seat, action)
 
     def apply(self, state: State, seat: str, action: Action, rng: Rng) -> list[Event]:
         """Apply a checked decision; no randomness is needed after the setup shuffle."""
+        if state.wutai is not None:
+            wutai.ensure(state.wutai["table"])
         return flow.apply(state, seat, action)
 
     def view(self, state: State, seat: str | None) -> dict[str, Any]:
+        if state.wutai is not None:
+            wutai.ensure(state.wutai["table"])
         return views.view(state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
@@ -118,10 +191,14 @@ class MottainaiEngine(Engine):
     # -- deadlines -----------------------------------------------------------------------
     def default_action(self, state: State, seat: str) -> Action:
         """M-R76: no task, every action a PRAYER, no effect used."""
+        if state.wutai is not None:
+            wutai.ensure(state.wutai["table"])
         return defaults.default_action(state, seat)
 
     def provisional_outcome(self, state: State) -> Outcome:
         """M-R77: the final scoring of the table as it stands."""
+        if state.wutai is not None:
+            wutai.ensure(state.wutai["table"])
         return scoring.provisional(state)
 
     # -- state as data -------------------------------------------------------------------
@@ -133,6 +210,8 @@ class MottainaiEngine(Engine):
 
     # -- tests and tools -----------------------------------------------------------------
     def resample(self, state: State, seat: str, rng: Rng) -> State:
+        if state.wutai is not None:
+            wutai.ensure(state.wutai["table"])
         return views.resample(state, seat, rng)
 
     def determinize(
@@ -143,13 +222,22 @@ class MottainaiEngine(Engine):
         prompt: Mapping[str, Any] | None = None,
     ) -> State:
         """Deal what ``seat`` cannot see around the zones its view counts."""
+        views.ensure_view(view)
         return determinize.determinize(view, seat, rng, prompt)
 
     def invariants(self, state: State) -> None:
+        if state.wutai is not None:
+            wutai.ensure(state.wutai["table"])
         views.invariants(state)
 
     def label(self, action: Action) -> str:
         return moves.label(action)
 
     def render(self, view: Mapping[str, Any], seat: str | None) -> list[str]:
+        views.ensure_view(view)
         return narrate.render(view, seat)
+
+
+# The shipped Wutai list is always installed, so its card ids read everywhere (a state
+# file, ``arbiter moves``); a game with its own list installs that one (wutai.ensure).
+wutai.ensure(wutai.register(wutai.BUILTIN))

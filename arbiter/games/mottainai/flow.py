@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from arbiter.core.engine import Event, Prompt
-from arbiter.games.mottainai import actions, scoring
+from arbiter.games.mottainai import actions, om, scoring
 from arbiter.games.mottainai.actions import GameEnds
 from arbiter.games.mottainai.cards import INSTANCES, TASKS
 from arbiter.games.mottainai.cover import helper_actions
@@ -53,7 +53,10 @@ def due(state: State) -> str | None:
         return None
     frames = state.frames
     if frames:
-        return "tailor" if frames[-1]["type"] == "tailor" else "effect"
+        kind = frames[-1]["type"]
+        if kind == "tailor" or kind == "tuck":
+            return kind
+        return "effect"
     return STEP_KINDS.get(state.phase, "task")
 
 
@@ -66,6 +69,8 @@ def prompt(state: State) -> Prompt | None:
         frame = state.frames[-1]
         if frame["type"] == "tailor":
             return _step_prompt(seat, "tailor")
+        if frame["type"] == "tuck":
+            return Prompt(seat, "tuck", {"work": frame["work"], "hint": om.TUCK_HINT})
         if frame["moment"] == "obstruction":  # a Curtain/Tower reveal says what it asks
             return Prompt(seat, "effect", gate_hint(frame))
         return _effect_prompt(seat, frame["moment"])
@@ -316,6 +321,11 @@ def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
                 _use_step(state, seat, where, action, events)
         elif where == "effect":  # done: decline the rest of this trigger (rules FAQ)
             dispatch.decline(state, events)
+        elif where == "tuck":  # Wutai: a card under the Om work just completed (M-R106)
+            if kind == "tuck":
+                om.tuck(state, seat, action, events)
+            else:
+                om.tuck_done(state)
         elif where == "tailor":
             if kind == "return":
                 actions.return_card(state, seat, action["card"], "tailor", events)
@@ -332,6 +342,8 @@ def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
             discard_old_task(state, seat, events)
         else:  # the task step
             choose_task(state, seat, action.get("card"), events)
+        if state.wutai is not None:
+            om.sweep(state, events)  # tucked cards of Om works that left play (M-R112)
         advance(state, events)
     except GameEnds as end:
         finish(state, end, events)

@@ -11,7 +11,7 @@ import itertools
 from typing import Any
 
 from arbiter.core.engine import reject
-from arbiter.games.mottainai import actions, flow
+from arbiter.games.mottainai import actions, flow, om
 from arbiter.games.mottainai.cards import MATERIALS, TASKS, card
 from arbiter.games.mottainai.effects import dispatch, obstruction
 from arbiter.games.mottainai.state import HAND_LIMIT, WINGS, State
@@ -30,7 +30,10 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "smith": ("work", "support", "wing"),
     "craft": ("work", "wing"),
     "prayer": (),
+    "tuck": ("card", "edge"),
 }
+OM_KINDS = frozenset({"clerk", "monk", "potter"})
+"""Wutai: decisions that may name an Om work (``"om": WORK``) to tuck their card under."""
 OWN_KIND = {mat: name.lower() for mat, name in TASKS.items()}
 """The decision kind of each material's task action (``clerk`` for PAPER, …)."""
 WANT = {kind: frozenset({"kind", *fields}) for kind, fields in FIELDS.items()}
@@ -44,6 +47,7 @@ RULE = {
     "action": "Rules: Noon",
     "tailor": "Rules: TAILOR, M-R19",
     "effect": "Rules: Effects, M-R8",
+    "tuck": "Wutai rules: Completing Om Works, M-R106",
 }
 
 
@@ -59,6 +63,8 @@ def legal_actions(state: State, seat: str) -> list[dict[str, Any]]:
         return [{"kind": "return", "card": c} for c in p.hand] + [DONE]
     if kind == "effect":
         return dispatch.frame_actions(state, state.frames[-1])
+    if kind == "tuck":
+        return om.tuck_actions(state, state.frames[-1])
     if kind == "task":
         out = [{"kind": "task", "card": c} for c in p.hand] + [NO_TASK]
         return out + dispatch.step_offers(state, seat, "choose-task")
@@ -98,7 +104,7 @@ def _fast(state: State, seat: str, where: str, action: dict[str, Any]) -> bool |
     the effects define, are left to the list, as is a kind that is not a plain string.
     """
     kind = action.get("kind")
-    if type(kind) is not str or kind == "use":
+    if type(kind) is not str or kind == "use" or where == "tuck" or "om" in action:
         return None
     if where == "action":
         return _fast_action(state, seat, kind, action)
@@ -181,8 +187,10 @@ def _shape(action: Any) -> str | None:
             extra = sorted(set(action) - {"kind", "card", *USE_FIELDS})
             return f"unknown fields {extra} for use" if extra else None
         return f"unknown kind {kind!r}: one of {', '.join(sorted([*FIELDS, 'use']))}"
-    if action.keys() != want:
+    if action.keys() != want and not (kind in OM_KINDS and action.keys() == want | {"om"}):
         return f"a {kind} decision has exactly the fields {sorted(want)}"
+    if "om" in action and type(action["om"]) is not str:
+        return "om must be a string (an Om work of yours)"
     for name in FIELDS[kind]:
         value = action[name]
         if name == "support":
@@ -273,7 +281,12 @@ def _why_smith(state: State, seat: str, action: dict[str, Any]) -> str:
 
 # -- the JSON Schema ----------------------------------------------------------------------
 
-_ID = {"type": "string", "pattern": "^[a-z]+(-[a-z]+)*(#2)?$", "description": "a card instance id"}
+_ID = {
+    "type": "string",
+    "pattern": "^[a-z0-9]+(-[a-z0-9]+)*(#2)?$",
+    "description": "a card instance id",
+}
+_OM = {**_ID, "description": "Wutai: an Om work of yours to tuck the card under (M-R108)"}
 
 
 def _variant(
@@ -292,14 +305,17 @@ def action_schema() -> dict[str, Any]:
     """Return the JSON Schema (draft 2020-12) of one decision: a tagged union on ``kind``."""
     wing = {"enum": list(WINGS), "description": "where the completed work goes"}
     card_prop = {"card": _ID}
+    om_prop = {"card": _ID, "om": _OM}
     variants = [
         _variant("return", "Return a hand card to the bottom of the deck.", card_prop, ("card",)),
         _variant("done", "Stop returning cards, or decline the remaining effects.", {}),
         _variant("task", "Put a hand card in your task slot.", card_prop, ("card",)),
         _variant("no_task", "Choose no task: you will pray at Noon.", {}),
-        _variant("clerk", "CLERK: move a craft-bench card to your sales.", card_prop, ("card",)),
-        _variant("monk", "MONK: hire a floor card as a helper.", card_prop, ("card",)),
-        _variant("potter", "POTTER: move a floor card to your craft bench.", card_prop, ("card",)),
+        _variant(
+            "clerk", "CLERK: move a craft-bench card to your sales.", om_prop, ("card",)
+        ),
+        _variant("monk", "MONK: hire a floor card as a helper.", om_prop, ("card",)),
+        _variant("potter", "POTTER: move a floor card to your craft bench.", om_prop, ("card",)),
         _variant("tailor", "TAILOR: return cards, then draw up to five.", {}),
         _variant(
             "smith",
@@ -314,6 +330,12 @@ def action_schema() -> dict[str, Any]:
             ("work", "wing"),
         ),
         _variant("prayer", "PRAYER: draw a card to your waiting area.", {}),
+        _variant(
+            "tuck",
+            "Wutai: tuck a hand card under the Om work just completed (M-R106).",
+            {"card": _ID, "edge": {"enum": ["helpers", "materials", "sales"]}},
+            ("card", "edge"),
+        ),
         _variant(
             "use",
             "Use the effect of one of your works.",

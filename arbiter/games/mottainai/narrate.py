@@ -34,6 +34,23 @@ WORK: dict[str, str] = {i: f"{c.name} ({c.material} {c.value})" for i, c in INST
 """Instance id → the card as a completed work (``Bowl (CLAY 3)``)."""
 
 
+def learn(iid: str) -> None:
+    """Add a Wutai card (already in ``INSTANCES``) to the tables of names above."""
+    c = INSTANCES[iid]
+    NAME[iid] = c.name
+    TASK[iid] = c.task
+    OBSTRUCTED[iid] = f"({c.task})"
+    FLOOR[iid] = f"{c.name} [{c.material}]"
+    WORK[iid] = f"{c.name} ({c.material} {c.value}, Om)"
+    _DRAW_WHY[iid] = c.name
+
+
+def forget(iid: str) -> None:
+    """Drop a Wutai card of a list no longer installed from the tables of names."""
+    for table in (NAME, TASK, OBSTRUCTED, FLOOR, WORK, _DRAW_WHY):
+        table.pop(iid, None)
+
+
 def name(iid: str) -> str:
     """Return a card's name, e.g. ``Deck of Cards``."""
     return NAME[iid]
@@ -147,6 +164,14 @@ def _return(d: Mapping[str, Any], viewer: str | None) -> str:
 
 def _draw(d: Mapping[str, Any], viewer: str | None) -> str:
     seat, why, count = d["seat"], d["why"], d["count"]
+    om = d.get("wutai")
+    if om:  # Wutai: the card backs show how many are Wutai cards (M-R102)
+        line = _draw_line(seat, why, count)
+        return f"{line[:-1]}; {'a Wutai card' if om == 1 else f'{om} Wutai cards'} among them."
+    return _draw_line(seat, why, count)
+
+
+def _draw_line(seat: str, why: str, count: int) -> str:
     if why == "prayer":
         return f"{seat} prays: {_cards(count)} to the waiting area (PRAYER)."
     if count == 0:
@@ -197,6 +222,8 @@ def _end(d: Mapping[str, Any], viewer: str | None) -> str:
         return "The last card is drawn: the game ends at once (M-R2)."
     if reason == "wing":
         return f"{seat}'s {WING_NAMES[d['wing']]} is full: the game ends at once (M-R3)."
+    if reason == "wutai-deck":
+        return "The last Wutai card is drawn: the game ends at once (M-R105)."
     return f"The game ends ({reason})."
 
 
@@ -265,9 +292,17 @@ def _setup(d: Mapping[str, Any], viewer: str | None) -> str:
         s = d["seats"]
         extras.append(f"teams {s[0]}+{s[2]} v {s[1]}+{s[3]}")
     extra = f" ({', '.join(extras)})" if extras else ""
-    return (
+    line = (
         f"Setup: {len(d['seats'])} players, {decks}{extra}; each has 5 cards and a face-down task. "
         f"Floor: {floor}. {d['start']} starts (first floor card alphabetically). Deck: {d['deck']}."
+    )
+    w = d.get("wutai")
+    if w is None:
+        return line
+    return line + (
+        f" Wutai Mountain: each hand holds 4 base cards and 1 Wutai card; Wutai deck: "
+        f"{w['deck']}. PROVISIONAL card list: {w['placeholders']} of {w['cards']} Om cards are "
+        f"vanilla placeholders and {w['unconfirmed']} are not printed text (M-R113, M-R118)."
     )
 
 
@@ -317,7 +352,25 @@ def _result(d: Mapping[str, Any], viewer: str | None) -> str:
     return line
 
 
+EDGE_NAMES = {"helpers": "Om helper", "materials": "Om material", "sales": "Om sale"}
+
+
+def _tuck(d: Mapping[str, Any], viewer: str | None) -> str:
+    c, edge = d["card"], d["edge"]
+    shown = TASK[c] if edge == "helpers" else MATERIAL[c]
+    by = d.get("by")
+    how = f" ({by.upper()}, instead of the temple)" if by else ""
+    return f"{d['seat']} tucks {FLOOR[c]} under {NAME[d['work']]} as an {EDGE_NAMES[edge]} ({shown}){how}."
+
+
+def _om_orphans(d: Mapping[str, Any], viewer: str | None) -> str:
+    to = "the floor" if d["to"] == "floor" else "the bottom of their decks"
+    return f"{NAME[d['work']]} left play: the cards under it ({names(d['cards'])}) go to {to} (M-R112)."
+
+
 LINES: dict[str, Line] = {
+    "tuck": _tuck,
+    "om-orphans": _om_orphans,
     "setup": _setup,
     "deal": _deal,
     "turn": _turn,

@@ -13,7 +13,7 @@ from typing import Any
 from arbiter.core.engine import Outcome
 from arbiter.games.mottainai.cards import MATERIALS, VALUE, card
 from arbiter.games.mottainai.cover import count, sales_covered, work_material
-from arbiter.games.mottainai.effects.dispatch import identity
+from arbiter.games.mottainai.effects.dispatch import RUNNING, identity
 from arbiter.games.mottainai.effects.registry import REGISTRY
 from arbiter.games.mottainai.state import State
 
@@ -29,7 +29,8 @@ def _effects_sheet(state: State, seat: str) -> dict[str, Any]:
     sheet = new_sheet()
     p = state.players[seat]
     for work in p.gallery + p.gift_shop:
-        eff = REGISTRY.get(card(identity(state, work)).id)
+        cid = card(identity(state, work)).id
+        eff = REGISTRY.get(cid) or RUNNING.get(cid)
         if eff is not None and eff.window == "scoring":
             eff.resolve(state, seat, work, sheet)
     return sheet

@@ -76,6 +76,10 @@ class State:
     end: dict[str, Any] | None = None
     """Why and when the game ended; ``result`` holds the scoring."""
     result: dict[str, Any] | None = None
+    wutai: dict[str, Any] | None = None
+    """Wutai Mountain (``None`` without it): ``table`` (the card list's digest), ``deck``
+    (the Wutai deck, top first), ``om`` (Om work → its tucked cards by edge) and the
+    options ``draws``, ``works_end``, ``leave`` (wutai.py, om.py)."""
 
     @property
     def over(self) -> bool:
@@ -149,6 +153,7 @@ def encode(state: State) -> dict[str, Any]:
         "memo": _plain(state.memo),
         "end": _plain(state.end),
         "result": _plain(state.result),
+        **({} if state.wutai is None else {"wutai": _plain(state.wutai)}),
     }
 
 

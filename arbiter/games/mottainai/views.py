@@ -8,12 +8,15 @@ owner's (M-R16), the face-down initial tasks (M-R14) and the deck's order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from arbiter.core.rng import Rng
+from arbiter.games.mottainai import wutai
 from arbiter.games.mottainai.cards import deck_ids
 from arbiter.games.mottainai.cover import covered
 from arbiter.games.mottainai.state import PUBLIC, State, copy_state
+from arbiter.games.mottainai.wutai import EDGES, is_om
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
@@ -45,16 +48,19 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             entry["bonus_turn"] = True  # Frog (M-R30)
         players[s] = entry
     deck: dict[str, Any] = {"count": len(state.deck)}
+    known = state.known
+    if state.wutai is not None and known:  # Wutai cards are known in the Wutai deck
+        known = {c: who for c, who in known.items() if not is_om(c)}
     if seat is not None:
-        deck["returned_by_you"] = sorted(c for c, who in state.known.items() if who == seat)
+        deck["returned_by_you"] = sorted(c for c, who in known.items() if who == seat)
     # Works and floor cards returned in everyone's sight (Tablet, Poem, Cloak, Cup, M-R32).
-    public = sorted(c for c, who in state.known.items() if who == PUBLIC)
+    public = sorted(c for c, who in known.items() if who == PUBLIC)
     if public:
         deck["returned_publicly"] = public
         if state.known.get(state.deck[0]) == PUBLIC:
             deck["top"] = state.deck[0]  # turned up and left on top (Dice, Fan: M-R15, M-R58)
     task = state.task
-    return {
+    out = {
         "game": "mottainai",
         "viewer": seat,
         "seats": list(state.seats),
@@ -82,6 +88,59 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "end": None if state.end is None else dict(state.end),
         "result": state.result,
     }
+    if state.wutai is not None:
+        out["wutai"] = wutai_view(state, seat, players)
+    return out
+
+
+def wutai_view(state: State, seat: str | None, players: dict[str, Any]) -> dict[str, Any]:
+    """Add what Wutai makes public (M-R102, M-R107) and return the Wutai part of a view.
+
+    Public: how many Wutai cards each hand and waiting area holds, the Wutai deck's size,
+    the cards tucked under every Om work. A seat knows the Wutai cards it returned.
+    """
+    w = state.wutai
+    assert w is not None
+    for s in state.seats:
+        p = state.players[s]
+        players[s]["hand_wutai"] = sum(1 for c in p.hand if is_om(c))
+        players[s]["waiting_wutai"] = sum(1 for c in p.waiting if is_om(c))
+    deck: dict[str, Any] = {"count": len(w["deck"])}
+    returned = {c: who for c, who in state.known.items() if is_om(c)}
+    if seat is not None:
+        deck["returned_by_you"] = sorted(c for c, who in returned.items() if who == seat)
+    public = sorted(c for c, who in returned.items() if who == PUBLIC)
+    if public:
+        deck["returned_publicly"] = public
+    key = w["table"]
+    out: dict[str, Any] = {
+        "cards": key if key == wutai.BUILTIN else {"digest": key, "rows": wutai.rows_public(key)},
+        "deck": deck,
+        "om": {work: {e: list(t[e]) for e in EDGES} for work, t in sorted(w["om"].items())},
+        "draws": w["draws"],
+        "works_end": w["works_end"],
+        "leave": w["leave"],
+    }
+    tucking = [f["work"] for f in state.frames if f["type"] == "tuck"]
+    if tucking:
+        out["tucking"] = tucking[-1]
+    return out
+
+
+def ensure_view(view: Mapping[str, Any]) -> None:
+    """Install the Wutai list a view names (a custom list travels in the view)."""
+    w = view.get("wutai")
+    if not w:
+        return
+    cards = w["cards"]
+    if cards == wutai.BUILTIN:
+        wutai.ensure(wutai.register(wutai.BUILTIN))
+        return
+    key = cards["digest"]
+    if key not in wutai.TABLES:
+        rows = [{**r, "note": ""} for r in cards["rows"]]
+        wutai.TABLES[key] = {"format": wutai.FORMAT, "cards": rows}
+    wutai.ensure(key)
 
 
 def resample(state: State, seat: str, rng: Rng) -> State:
@@ -99,15 +158,17 @@ def resample(state: State, seat: str, rng: Rng) -> State:
         fixed_hand.update(seen)
     pool: list[str] = []
     slots: list[tuple[str, str, int]] = []  # (zone, owner, index)
+    if out.wutai is not None:
+        _resample_wutai(out, seat, rng, fixed_hand)
     for s in out.seats:
         p = out.players[s]
         if s != seat:
             for i, c in enumerate(p.hand):
-                if c not in fixed_hand:
+                if c not in fixed_hand and not (out.wutai is not None and is_om(c)):
                     pool.append(c)
                     slots.append(("hand", s, i))
         for i, c in enumerate(p.waiting):
-            if c not in fixed_hand:
+            if c not in fixed_hand and not (out.wutai is not None and is_om(c)):
                 pool.append(c)
                 slots.append(("waiting", s, i))
         if p.face_down and p.task is not None:
@@ -130,10 +191,49 @@ def resample(state: State, seat: str, rng: Rng) -> State:
             out.players[owner].task = c
         else:
             getattr(out.players[owner], zone)[i] = c
-    out.known = {c: who for c, who in out.known.items() if who in (seat, PUBLIC)}
+    # Wutai cards' knowledge was redrawn by ``_resample_wutai`` already.
+    keep = (seat, PUBLIC)
+    wutai_on = out.wutai is not None
+    out.known = {c: w for c, w in out.known.items() if w in keep or (wutai_on and is_om(c))}
     for i, who in others_known.items():
         out.known[out.deck[i]] = who
     return out
+
+
+def _resample_wutai(out: State, seat: str, rng: Rng, fixed: set[str]) -> None:
+    """Redraw the Wutai cards ``seat`` cannot see among the places that hold Wutai cards:
+    other hands, every waiting area, the Wutai deck (those it returned keep their places;
+    others' returns stay where they are and known to whoever returned them)."""
+    w = out.wutai
+    assert w is not None
+    pool: list[str] = []
+    slots: list[tuple[str, str, int]] = []
+    for s in out.seats:
+        p = out.players[s]
+        zones = ("hand", "waiting") if s != seat else ("waiting",)
+        for zone in zones:
+            for i, c in enumerate(getattr(p, zone)):
+                if is_om(c) and c not in fixed:
+                    pool.append(c)
+                    slots.append((zone, s, i))
+    others_known = {}
+    for i, c in enumerate(w["deck"]):
+        who = out.known.get(c)
+        if who in (seat, PUBLIC):
+            continue
+        if who is not None:
+            others_known[i] = who
+            del out.known[c]
+        pool.append(c)
+        slots.append(("deck", "", i))
+    rng.shuffle(pool)
+    for c, (zone, owner, i) in zip(pool, slots, strict=True):
+        if zone == "deck":
+            w["deck"][i] = c
+        else:
+            getattr(out.players[owner], zone)[i] = c
+    for i, who in others_known.items():
+        out.known[w["deck"][i]] = who
 
 
 def invariants(state: State) -> None:
@@ -143,8 +243,16 @@ def invariants(state: State) -> None:
         places += p.hand + p.waiting + p.helpers + p.bench + p.sales + p.gallery + p.gift_shop
         if p.task is not None:
             places.append(p.task)
-    assert sorted(places) == sorted(deck_ids(state.decks)), "cards are missing or duplicated"
+    expected = deck_ids(state.decks)
     deck = set(state.deck)
+    w = state.wutai
+    if w is not None:
+        places += w["deck"]
+        deck |= set(w["deck"])
+        for under in w["om"].values():
+            places += [c for e in EDGES for c in under[e]]
+        expected = expected + wutai.om_ids(w["table"])
+    assert sorted(places) == sorted(expected), "cards are missing or duplicated"
     assert all(c in deck for c in state.known), "a known returned card is not in the deck"
     if state.task is not None:
         assert state.task["done"] <= state.task["total"] or state.phase == "count"

@@ -10,6 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from arbiter.core.engine import Event
+from arbiter.games.mottainai import om
 from arbiter.games.mottainai.cards import MATERIALS, card
 from arbiter.games.mottainai.effects.registry import effect
 from arbiter.games.mottainai.state import PUBLIC, WINGS, State
@@ -188,8 +189,7 @@ def tablet(
         cards = list(state.floor)
         state.floor.clear()
         for c in cards:
-            state.deck.append(c)
-            state.known[c] = PUBLIC
+            om.bottom(state, c, PUBLIC)  # a Wutai card to the Wutai deck (M-R104)
         events.append(_fx(seat, work, "tablet-return", cards=cards))
         return
     dealt: list[str] = []

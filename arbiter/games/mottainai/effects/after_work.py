@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter.core.engine import Event
+from arbiter.games.mottainai import om
 from arbiter.games.mottainai.cards import card
 from arbiter.games.mottainai.effects import dispatch
 from arbiter.games.mottainai.effects.dispatch import identity
@@ -29,8 +30,7 @@ def _return_work(state: State, seat: str, work: str) -> None:
     copies = state.memo.get("copies")
     if copies:
         copies.pop(work, None)  # a returned Kite is no longer a copy
-    state.deck.append(work)
-    state.known[work] = PUBLIC
+    om.bottom(state, work, PUBLIC)  # a Wutai card to the Wutai deck (M-R104)
 
 
 def _complete_free(

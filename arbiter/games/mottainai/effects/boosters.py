@@ -13,6 +13,7 @@ from itertools import combinations
 from typing import Any
 
 from arbiter.core.engine import Event
+from arbiter.games.mottainai import om
 from arbiter.games.mottainai.cards import card
 from arbiter.games.mottainai.effects.dispatch import identity
 from arbiter.games.mottainai.effects.registry import effect, narrates
@@ -296,8 +297,7 @@ def crane(
     support = [c for c in params["cards"] if c in p.hand]
     for c in back:  # public cards returned in everyone's sight: their place is public
         p.bench.remove(c)
-        state.deck.append(c)
-        state.known[c] = PUBLIC
+        om.bottom(state, c, PUBLIC)  # a Wutai card to the Wutai deck (M-R104)
     events.append(Event("crane", {"seat": seat, "cards": back}))
     p.hand.remove(target)
     if how == "smith":

@@ -18,6 +18,15 @@ from arbiter.games.mottainai.cards import INSTANCES, WINDOWS, Card, card
 from arbiter.games.mottainai.effects.registry import ANSWERING, REGISTRY, Effect
 from arbiter.games.mottainai.state import State
 
+RUNNING: dict[str, Effect] = {}
+"""The effects of the installed Wutai list's cards (``om_effects.RUNNING``, the same dict)."""
+
+
+def effect_of(card_id: str) -> Effect:
+    """Return the effect of a card id: a base card's, else a Wutai card's."""
+    eff = REGISTRY.get(card_id)
+    return eff if eff is not None else RUNNING[card_id]
+
 MOMENTS = ("morning", "night", "before_task", "before_tailor", "after")
 AFTER = ("after_this", "after_work", "after_action")
 
@@ -73,7 +82,8 @@ def _registered(state: State, seat: str, ids: frozenset[str]) -> Sequence[tuple[
     for work in gallery + gift_shop:
         model = copies.get(work, work) if copies else work  # as ``identity``
         if model in ids:
-            eff = REGISTRY.get(INSTANCES[model].id)
+            cid = INSTANCES[model].id
+            eff = REGISTRY.get(cid) or RUNNING.get(cid)
             if eff is not None:
                 out.append((work, eff))
     return out
@@ -102,7 +112,21 @@ def candidates(
 
 
 def open_frame(state: State, seat: str, moment: str, ctx: dict[str, Any]) -> None:
-    """Open a trigger for ``seat`` if any of its works could answer it."""
+    """Open a trigger for ``seat`` if any of its works could answer it.
+
+    Wutai: after an Om work is completed its owner tucks cards first (M-R106), so the
+    tucking decision goes on top of this trigger.
+    """
+    if state.wutai is not None and moment == "after" and ctx.get("work") is not None:
+        from arbiter.games.mottainai import om
+
+        _open(state, seat, moment, ctx)
+        om.after_completion(state, seat, ctx["work"])
+        return
+    _open(state, seat, moment, ctx)
+
+
+def _open(state: State, seat: str, moment: str, ctx: dict[str, Any]) -> None:
     if candidates(state, seat, moment, ctx):
         state.frames.append(
             {
@@ -140,9 +164,9 @@ def use(state: State, frame: dict[str, Any], action: dict[str, Any], events: lis
     if frame["type"] == "choice":  # a follow-up decision (``ask``)
         state.frames.pop()
         params = {k: v for k, v in action.items() if k not in ("kind", "card")}
-        REGISTRY[frame["effect"]].resolve(state, frame["seat"], work, frame["ctx"], params, events)
+        effect_of(frame["effect"]).resolve(state, frame["seat"], work, frame["ctx"], params, events)
         return
-    eff = REGISTRY[card(identity(state, work)).id]
+    eff = effect_of(card(identity(state, work)).id)
     frame["used"].append(work)
     if eff.last:
         frame["closed"] = True  # M-R8: nothing else of this trigger after Poem or Cloak.
@@ -169,7 +193,7 @@ def step_offers(state: State, seat: str, step: str) -> list[dict[str, Any]]:
 def use_step(state: State, seat: str, action: dict[str, Any], events: list[Event]) -> None:
     """Resolve an instead-of decision: it replaces its Morning step."""
     work = action["card"]
-    eff = REGISTRY[card(identity(state, work)).id]
+    eff = effect_of(card(identity(state, work)).id)
     params = {k: v for k, v in action.items() if k not in ("kind", "card")}
     events.append(Event("effect", {"seat": seat, "card": work, "as": identity(state, work)}))
     eff.resolve(state, seat, work, {"step": eff.step}, params, events)
@@ -217,7 +241,7 @@ def ask(
 
 
 def _choice_offers(state: State, frame: dict[str, Any]) -> list[dict[str, Any]]:
-    eff = REGISTRY[frame["effect"]]
+    eff = effect_of(frame["effect"])
     assert eff.offers is not None
     work = frame["card"]
     return [
@@ -239,7 +263,7 @@ def decline(state: State, events: list[Event]) -> None:
     frame = state.frames.pop()
     if frame["type"] == "choice":
         ctx = {**frame["ctx"], "declined": True}
-        REGISTRY[frame["effect"]].resolve(state, frame["seat"], frame["card"], ctx, {}, events)
+        effect_of(frame["effect"]).resolve(state, frame["seat"], frame["card"], ctx, {}, events)
 
 
 def boosts(state: State, seat: str, ctx: dict[str, Any]) -> list[dict[str, Any]]:
@@ -260,7 +284,7 @@ def act(
         events.append(Event("skip-action", {"seat": seat}))
         return {"action": "skip"}
     work = action["card"]
-    eff = REGISTRY[card(identity(state, work)).id]
+    eff = effect_of(card(identity(state, work)).id)
     params = {k: v for k, v in action.items() if k not in ("kind", "card")}
     events.append(Event("effect", {"seat": seat, "card": work, "as": identity(state, work)}))
     out: dict[str, Any] = eff.resolve(state, seat, work, ctx, params, events)
