@@ -24,14 +24,41 @@ def seats_for(n: int) -> list[str]:
     return list(SEAT_NAMES[:n]) if n <= len(SEAT_NAMES) else [f"s{i}" for i in range(1, n + 1)]
 
 
+VARIANTS: dict[str, tuple[str, dict[str, str], tuple[int, ...]]] = {
+    # Mottainai with the Wutai Mountain expansion, at every player count (issue 15).
+    "mottainai+wutai": ("mottainai", {"wutai": "yes"}, (2, 3, 4, 5)),
+}
+"""Case name → (engine, the ``--option`` values it is played with, seat counts)."""
+
+
 def cases() -> list[Any]:
-    """Return one pytest case per registered engine and extreme seat count."""
+    """Return one pytest case per registered engine and extreme seat count, then one per
+    option variant (``VARIANTS``) and seat count."""
     out = []
     for name in registry.names():
         info = registry.get(name).info
         for n in sorted({info.min_seats, info.max_seats}):
             out.append(pytest.param(name, seats_for(n), id=f"{name}-{n}p"))
+    for name, (base, _, counts) in VARIANTS.items():
+        if base in registry.names():
+            out += [pytest.param(name, seats_for(n), id=f"{name}-{n}p") for n in counts]
     return out
+
+
+@functools.cache
+def engine_of(name: str) -> Engine:
+    """Return the engine of a case: a registered engine, or a variant whose default
+    options are the variant's (``parse_options({})`` gives them, all else is the engine)."""
+    if name not in VARIANTS:
+        return registry.get(name)
+    base, raw, _ = VARIANTS[name]
+    cls = type(registry.get(base))
+
+    def parse_options(self: Engine, given: Any) -> dict[str, Any]:
+        return cls.parse_options(self, {**raw, **given})
+
+    variant = type(f"{cls.__name__}Variant", (cls,), {"parse_options": parse_options})
+    return variant()  # type: ignore[no-any-return]
 
 
 def games(fast: int, slow: int) -> list[Any]:
@@ -90,7 +117,7 @@ class Trace:
 @functools.lru_cache(maxsize=256)
 def recorded(name: str, seats: tuple[str, ...], i: int) -> Trace:
     """Return game ``i`` of engine ``name``, recorded once per session (do not mutate it)."""
-    return record(registry.get(name), list(seats), i)
+    return record(engine_of(name), list(seats), i)
 
 
 def record(engine: Engine, seats: list[str], i: int) -> Trace:

@@ -14,7 +14,6 @@ import jsonschema
 import pytest
 
 from arbiter.bots.random_bot import iter_playout, playout
-from arbiter.core import registry
 from arbiter.core.canonical import canonical
 from arbiter.core.engine import Engine
 from arbiter.core.errors import IllegalAction, UsageError
@@ -22,6 +21,7 @@ from arbiter.core.rng import Rng
 from conformance.harness import (
     assert_plain_json,
     cases,
+    engine_of,
     event_json,
     games,
     key,
@@ -64,7 +64,7 @@ def must_reject(engine: Engine, state: Any, seat: str, action: dict, why: str) -
 @pytest.mark.parametrize("seed_range", games(30, 300))
 @pytest.mark.parametrize("name,seats", CASES)
 def test_random_playouts_end_with_a_full_ranking(name, seats, seed_range):
-    engine = registry.get(name)
+    engine = engine_of(name)
     for i in seed_range:
         for step in iter_playout(engine, options(engine), seats, seed(i)):
             state, where = step.state, f"game {i} step {step.n}"
@@ -95,7 +95,7 @@ def test_random_playouts_end_with_a_full_ranking(name, seats, seed_range):
 
 @pytest.mark.parametrize("name,seats", CASES)
 def test_everything_crossing_the_boundary_is_plain_json(name, seats):
-    engine = registry.get(name)
+    engine = engine_of(name)
     assert_plain_json(options(engine), "options")
     assert_plain_json(engine.action_schema(), "action_schema")
     for i in range(5):
@@ -116,7 +116,7 @@ def test_everything_crossing_the_boundary_is_plain_json(name, seats):
 
 @pytest.mark.parametrize("name,seats", CASES)
 def test_state_survives_a_json_round_trip(name, seats):
-    engine = registry.get(name)
+    engine = engine_of(name)
     for i in range(10):
         # About a dozen samples per game, whatever the game's length.
         stride = max(1, playout(engine, options(engine), seats, seed(i))[1] // 12)
@@ -146,7 +146,7 @@ def test_state_survives_a_json_round_trip(name, seats):
 
 @pytest.mark.parametrize("name,seats", CASES)
 def test_replay_is_deterministic(name, seats):
-    engine = registry.get(name)
+    engine = engine_of(name)
 
     def fingerprint(i: int) -> tuple:
         trace = record(engine, seats, i)
@@ -161,7 +161,7 @@ def test_replay_is_deterministic(name, seats):
 @pytest.mark.parametrize("seed_range", games(10, 100))
 @pytest.mark.parametrize("name,seats", CASES)
 def test_check_agrees_with_legal_actions(name, seats, seed_range):
-    engine = registry.get(name)
+    engine = engine_of(name)
     complete = getattr(engine, "legal_actions_complete", True)
     validator = jsonschema.Draft202012Validator(engine.action_schema())
     traces = [recorded(name, tuple(seats), i) for i in seed_range]
@@ -207,7 +207,7 @@ def test_check_agrees_with_legal_actions(name, seats, seed_range):
 @pytest.mark.parametrize("name,seats", CASES)
 def test_resample_leaks_nothing(name, seats, seed_range):
     """Redrawing what a seat cannot see changes nothing it sees, now or after it acts."""
-    engine = registry.get(name)
+    engine = engine_of(name)
     changed = 0
     for i in seed_range:
         trace = recorded(name, tuple(seats), i)
@@ -262,7 +262,7 @@ def test_private_decisions_stay_private(name, seats, seed_range):
     Resampling hides state, not the content of a decision (which card was put face
     down), so compare pairs of decisions of one kind from the same state instead.
     """
-    engine = registry.get(name)
+    engine = engine_of(name)
     for i in seed_range:
         trace = recorded(name, tuple(seats), i)
         for index in trace.sample(10):
@@ -293,7 +293,7 @@ def test_private_decisions_stay_private(name, seats, seed_range):
 
 @pytest.mark.parametrize("name,seats", CASES)
 def test_describe_gives_one_line_or_nothing(name, seats):
-    engine = registry.get(name)
+    engine = engine_of(name)
     for i in range(10):
         for step_events in recorded(name, tuple(seats), i).events:
             for event in step_events:
@@ -306,7 +306,7 @@ def test_describe_gives_one_line_or_nothing(name, seats):
 @pytest.mark.parametrize("name,seats", CASES)
 def test_describe_all_agrees_with_describe(name, seats):
     """An engine's batched narration (used by replays) says exactly what describe says."""
-    engine = registry.get(name)
+    engine = engine_of(name)
     viewers = [None, *seats]
     for i in range(10):
         for step_events in recorded(name, tuple(seats), i).events:
@@ -317,7 +317,7 @@ def test_describe_all_agrees_with_describe(name, seats):
 
 @pytest.mark.parametrize("name,seats", CASES)
 def test_options_and_schema_are_well_formed(name, seats):
-    engine = registry.get(name)
+    engine = engine_of(name)
     engine.check_options(options(engine))
     with pytest.raises(UsageError):
         engine.parse_options({"no-such-option": "1"})

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arbiter.core.rng import Rng
+from arbiter.games.mottainai import wutai
 from arbiter.games.mottainai.cards import deck_ids
 from arbiter.games.mottainai.effects import dispatch
 from arbiter.games.mottainai.state import PUBLIC, Player, State
@@ -72,6 +73,7 @@ def determinize(
             if len(players[owner].hand) < shown[owner]["hand_count"]:
                 players[owner].hand.append(c)
                 placed[c] += 1
+    wutai_state = _deal_wutai(view, seat, players, placed, rng) if view.get("wutai") else None
     pool = list((Counter(deck_ids(_copies(view))) - placed).elements())
     rng.shuffle(pool)
     for s, p in shown.items():
@@ -89,6 +91,8 @@ def determinize(
     known |= {c: PUBLIC for c in public}
     for c in mine:
         known[c] = seat
+    if wutai_state is not None:
+        known |= wutai_state.pop("known")
     memo: dict[str, Any] = {}
     if view["copies"]:
         memo["copies"] = dict(view["copies"])
@@ -118,7 +122,10 @@ def determinize(
         memo=memo,
         end=view["end"],
         result=view["result"],
+        wutai=wutai_state,
     )
+    if wutai_state is not None and "tucking" in view["wutai"]:
+        state.frames.append({"type": "tuck", "seat": state.current, "work": view["wutai"]["tucking"]})
     # A Mask marks an opponent's task as the current seat reaches it (M-R4): public works.
     task_now = state.task
     task_owner: str = "" if task_now is None else task_now["owner"]
@@ -127,6 +134,61 @@ def determinize(
     ):
         task_now["mask"] = True
     return state
+
+
+def _deal_wutai(
+    view: Mapping[str, Any],
+    seat: str,
+    players: dict[str, Player],
+    placed: Counter[str],
+    rng: Rng,
+) -> dict[str, Any]:
+    """Deal the Wutai cards ``seat`` cannot place to the hidden Wutai slots (the split of
+    every hand and waiting area is public, M-R102); the rest is the Wutai deck, the cards
+    returned (by ``seat`` or in sight) at its bottom. Returns the state's ``wutai`` part
+    with a ``known`` entry for the caller."""
+    w = view["wutai"]
+    key = wutai.BUILTIN if w["cards"] == wutai.BUILTIN else w["cards"]["digest"]
+    deck_view = w["deck"]
+    mine = list(deck_view.get("returned_by_you", ()))
+    public = list(deck_view.get("returned_publicly", ()))
+    om = {work: {e: list(cards) for e, cards in under.items()} for work, under in w["om"].items()}
+    seen: Counter[str] = Counter(mine) + Counter(public)
+    for under in om.values():
+        for cards in under.values():
+            seen.update(cards)
+    ids = wutai.om_ids(key)
+    for c in ids:
+        if placed[c]:
+            seen[c] += placed[c]
+    for p in players.values():  # cards already placed from the view (waiting_seen, reveals)
+        for c in p.hand + p.waiting:
+            if wutai.is_om(c) and not placed[c]:
+                seen[c] += 1
+    pool = [c for c in ids if not seen[c]]
+    rng.shuffle(pool)
+    for s, p in view["players"].items():
+        player = players[s]
+        if s != seat:
+            k = p["hand_wutai"] - sum(1 for c in player.hand if wutai.is_om(c))
+            player.hand += pool[:k]
+            del pool[:k]
+        k = p["waiting_wutai"] - sum(1 for c in player.waiting if wutai.is_om(c))
+        player.waiting += pool[:k]
+        del pool[:k]
+    placed.update(c for p in players.values() for c in p.hand + p.waiting if wutai.is_om(c))
+    deck = pool + public + mine
+    assert len(deck) == deck_view["count"], "the view's Wutai deck count disagrees with its cards"
+    known = {c: PUBLIC for c in public} | {c: seat for c in mine}
+    return {
+        "table": key,
+        "deck": deck,
+        "om": om,
+        "draws": w["draws"],
+        "works_end": w["works_end"],
+        "leave": w["leave"],
+        "known": known,
+    }
 
 
 def _task(task: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> dict[str, Any]:
