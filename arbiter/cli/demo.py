@@ -29,10 +29,13 @@ def demo(
         help="Bot levels by seat, e.g. random,greedy,search (the last repeats; default: "
         "random bots). Each decides from its own state file, as arbiter bot does.",
     ),
+    option: list[str] = typer.Option(
+        [], "--option", "-o", help="Engine option K=V (repeatable), as for arbiter new."
+    ),
 ) -> None:
     """Let bots play a whole game through signed files, reveal it and verify it."""
     from arbiter.bots.selfplay import play
-    from arbiter.cli.referee import now_utc
+    from arbiter.cli.referee import _pairs, now_utc
     from arbiter.core import registry
     from arbiter.core.errors import NotReady, UsageError
     from arbiter.core.replay import verify
@@ -49,6 +52,7 @@ def demo(
             f"{info.name} seats {info.min_seats}–{info.max_seats} players, not {count}"
         )
     levels = _levels(bots, count)
+    options = dict(_pairs(option, "--option"))
     if folder is None:
         folder = Path("demo-game")
         number = 1
@@ -74,6 +78,7 @@ def demo(
             created=now_utc(),
             progress=lambda n: bar.update(task, description=f"playing… {n} decisions"),
             levels=levels,
+            options=options,
         )
     report = verify(run.game)
     replay_page = folder / "replay.html"
@@ -97,6 +102,7 @@ def demo(
     out.line(f"  arbiter verify {run.game}")
     out.line(f"  arbiter verify {run.game} --receipt {run.game / 'referee' / 'receipts' / '1.json'}")
     again = "" if bots is None else f" --bots {bots}"
+    again += "".join(f" --option {o}" for o in option)
     out.line(
         f"  arbiter demo OTHER-FOLDER --game {name} --players {count} --seed {seed}{again}"
         "   # same game again"
