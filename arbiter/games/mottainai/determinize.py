@@ -157,6 +157,7 @@ def _deal_wutai(
     for under in om.values():
         for cards in under.values():
             seen.update(cards)
+            placed.update(cards)  # tucked base cards are in no base zone (M-R107)
     ids = wutai.om_ids(key)
     for c in ids:
         if placed[c]:

@@ -52,3 +52,19 @@ def test_WUT_12_2_determinize_rebuilds_a_wutai_state_from_a_view(mot):
     for seat in mot.SEATS3:
         p = rebuilt.players[seat]
         assert sum(map(is_om, p.hand)) == view["players"][seat]["hand_wutai"]
+
+
+def test_WUT_12_3_determinize_counts_tucked_cards(mot):
+    """WUT-12.3 (M-R107): base and Wutai cards tucked under Om works are placed, not dealt."""
+    state = wbuild(
+        mot,
+        mot.SEATS3,
+        hand={"alice": ["kite", "om-01"], "bob": ["om-02", "mask"]},
+        gallery={"bob": ["om-03"]},
+        om={"om-03": {"helpers": ["fan", "om-04"], "sales": ["bell"]}},
+    )
+    for seat in mot.SEATS3:
+        view = mot.engine.view(state, seat)
+        rebuilt = mot.engine.determinize(view, seat, Rng(b"t" * 32))
+        mot.engine.invariants(rebuilt)
+        assert mot.engine.view(rebuilt, seat) == view
