@@ -1,8 +1,11 @@
 """Write a golden example game for an engine (run by hand, then commit the result).
 
     PYTHONPATH=tests python tests/golden/regenerate.py ENGINE [--players N] [--seed S]
+        [--option K=V ...] [--name FOLDER]
 
-Real engines go to ``examples/<engine>/``, test-only engines to ``tests/golden/<engine>/``.
+Real engines go to ``examples/<engine>/``, test-only engines to ``tests/golden/<engine>/``;
+a game played with options goes where ``--name`` says (``examples/mottainai-wutai`` is
+``mottainai --option wutai=yes --name mottainai-wutai``).
 The folder holds the revealed game (without ``referee/``) plus the players' signed move
 files, the referee's receipts and the public keys, so a reader can follow it and ``arbiter verify`` can replay it.
 """
@@ -35,13 +38,19 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("engine")
     parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--seed", default=None, help="default: golden-ENGINE (a secret per example)")
+    parser.add_argument("--seed", default=None, help="default: golden-NAME (a secret per example)")
+    parser.add_argument("--option", action="append", default=[], help="engine option K=V")
+    parser.add_argument("--name", default=None, help="the example's folder under examples/")
     args = parser.parse_args()
     info = registry.get(args.engine).info
     players = args.players or info.min_seats
-    out = target(args.engine)
+    options = dict(o.split("=", 1) for o in args.option)
+    name = args.name or args.engine
+    out = ROOT / "examples" / name if args.name else target(args.engine)
     with tempfile.TemporaryDirectory() as tmp:
-        run = play(Path(tmp) / "run", args.engine, players, args.seed or f"golden-{args.engine}")
+        run = play(
+            Path(tmp) / "run", args.engine, players, args.seed or f"golden-{name}", options=options
+        )
         shutil.rmtree(out, ignore_errors=True)
         shutil.copytree(run.game, out / "game", ignore=shutil.ignore_patterns("referee"))
         shutil.copytree(run.moves, out / "moves")

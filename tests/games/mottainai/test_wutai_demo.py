@@ -46,3 +46,19 @@ def test_WUT_14_3_demo_refuses_a_bad_option(tmp_path):
     assert isinstance(done.exception, UsageError), done.output
     assert "om_leave takes return or floor" in str(done.exception)
     assert not (folder / "game").exists()
+
+
+def test_WUT_14_4_the_golden_wutai_example_replays_byte_for_byte(tmp_path):
+    """WUT-14.4 (issue 15): examples/mottainai-wutai (3 players, made by
+    tests/golden/regenerate.py --option wutai=yes) verifies byte for byte."""
+    import shutil
+    from pathlib import Path
+
+    from arbiter.core.replay import verify
+
+    source = Path(__file__).resolve().parents[3] / "examples" / "mottainai-wutai" / "game"
+    copy = tmp_path / "game"
+    shutil.copytree(source, copy)
+    report = verify(copy)
+    assert report.replayed and report.status == "over"
+    assert "tucks" in (copy / "public" / "log.md").read_text()
