@@ -14,9 +14,8 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from conformance.harness import cases, games, key, recorded, rng
+from conformance.harness import VARIANTS, cases, engine_of, games, key, recorded, rng
 
-from arbiter.core import registry
 from arbiter.core.engine import Engine, Outcome
 from arbiter.core.errors import IllegalAction
 
@@ -30,10 +29,17 @@ PROMPT_KINDS = {
     "motcoin": {"bid", "remove"},
     "momiji": {"turn", "hand-limit"},
     "tally": {"turn"},
+    # Wutai Mountain adds the tucking prompt after an Om work is completed (M-R106).
+    "mottainai+wutai": {"task", "old-task", "return", "action", "tailor", "effect", "tuck"},
 }
 """Every kind of prompt each engine has: the default must be tried at each."""
 NEVER_ENDS_ON_DEFAULTS = {"mottainai"}
 """Engines whose defaults, taken by every seat, keep the game going for ever."""
+
+
+def base_of(name: str) -> str:
+    """Return the engine a case plays (an option variant's base engine, or the case)."""
+    return VARIANTS[name][0] if name in VARIANTS else name
 
 
 def copy_of(engine: Engine, state: Any) -> Any:
@@ -83,7 +89,7 @@ def assert_consistent(outcome: Outcome, seats: list[str], where: str) -> None:
 @pytest.mark.parametrize("name,seats", CASES)
 def test_default_action_is_legal_at_every_prompt(name, seats, seed_range):
     """At every state of whole games; every prompt kind of the engine comes up."""
-    engine = registry.get(name)
+    engine = engine_of(name)
     complete = getattr(engine, "legal_actions_complete", True)
     seen: set[tuple[str, str]] = set()
     for i in seed_range:
@@ -103,13 +109,18 @@ def test_default_action_is_legal_at_every_prompt(name, seats, seed_range):
                 if other_seat != prompt.seat:
                     with pytest.raises(IllegalAction):
                         engine.default_action(state, other_seat)
-    assert {kind for kind, _ in seen} == PROMPT_KINDS[name], f"prompt kinds seen: {seen}"
+    kinds = {kind for kind, _ in seen}
+    assert kinds <= PROMPT_KINDS[name], f"prompt kinds seen: {seen}"
+    # Ten random 5-player Wutai games need not reach every prompt (an old task is rare
+    # there); the slow run's sixty do, and so do the plain engines' ten.
+    if name not in VARIANTS or len(seed_range) > 10:
+        assert kinds == PROMPT_KINDS[name], f"prompt kinds seen: {seen}"
 
 
 @pytest.mark.parametrize("seed_range", games(4, 40))
 @pytest.mark.parametrize("name,seats", CASES)
 def test_default_action_is_blind_and_ends_the_turn(name, seats, seed_range):
-    engine = registry.get(name)
+    engine = engine_of(name)
     for i in seed_range:
         trace = recorded(name, tuple(seats), i)
         for index in trace.sample(12):
@@ -135,9 +146,9 @@ def test_defaults_alone_end_the_game(name, seats):
     full, returns one to the deck, so the deck stops shrinking (M-R76; the Mottainai
     rules cases pin that down).
     """
-    if name in NEVER_ENDS_ON_DEFAULTS:
+    if base_of(name) in NEVER_ENDS_ON_DEFAULTS:
         pytest.skip(f"{name}: defaults alone never end the game (see its rulings)")
-    engine = registry.get(name)
+    engine = engine_of(name)
     for i in range(2):
         trace = recorded(name, tuple(seats), i)
         for index in (0, len(trace.states) // 2):
@@ -158,7 +169,7 @@ def test_defaults_alone_end_the_game(name, seats):
 @pytest.mark.parametrize("seed_range", games(6, 60))
 @pytest.mark.parametrize("name,seats", CASES)
 def test_provisional_outcome_scores_the_table(name, seats, seed_range):
-    engine = registry.get(name)
+    engine = engine_of(name)
     for i in seed_range:
         trace = recorded(name, tuple(seats), i)
         for index in trace.sample(12):
