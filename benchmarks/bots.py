@@ -1,15 +1,18 @@
 """Bot strength: win rates with 95% Wilson intervals, and the search bot's time per decision.
 
-    python benchmarks/bots.py [--games N] [--pairs greedy:random,search:greedy]
+    python benchmarks/bots.py [--games N] [--from K] [--pairs greedy:random,search:greedy]
                               [--engines mottainai,motcoin,momiji] [--budget B]
-                              [--results FILE] [--table]
+                              [--results FILE] [--table] [-j N]
 
 Each game seats one bot of the stronger level against bots of the weaker one (2 seats;
 Mot Coin needs 3: one stronger against two weaker), the stronger seat rotating through
 every position. A game counts 1 when the stronger bot wins alone, 1/k when it shares
 the win with k seats. Results are appended to a JSON lines file (default
 benchmarks/results/bots.jsonl) one game per line, and games already there are skipped:
-the run can be stopped and resumed. ``--table`` prints the table from the file only.
+the run can be stopped and resumed (``--from K`` starts at game K, to split a run between
+processes). ``--table`` prints the table from the file only.
+``-j N`` plays N games at once in worker processes (one per core at most: the thinking
+time per decision is measured in each game's own process).
 Search time is the stronger seat's thinking time per call of the bot (one batch).
 """
 
@@ -21,6 +24,8 @@ import json
 import math
 import sys
 import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -74,11 +79,34 @@ def run_game(engine_name: str, strong: str, weak: str, index: int, budget: int |
     }
 
 
+def _play_all(todo: list[tuple], jobs: int) -> Iterator[dict]:
+    """Yield each game's row as it ends (in worker processes when ``jobs`` > 1)."""
+    if jobs <= 1:
+        yield from (run_game(*task) for task in todo)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        for future in as_completed([pool.submit(run_game, *task) for task in todo]):
+            yield future.result()
+
+
+def _ahead(game: dict) -> float:
+    """Return the share of weaker seats the stronger one outscored (a tie counts ½):
+    with three seats, where one stronger bot against two weaker ones wins about a third
+    of the games when it is no better, this is the pairwise rate (½ when no better)."""
+    scores, seat = game["scores"], game["strong_seat"]
+    others = [s for s in scores if s != seat]
+    return sum(
+        1.0 if scores[seat] > scores[o] else 0.5 if scores[seat] == scores[o] else 0.0
+        for o in others
+    ) / len(others)
+
+
 def table(rows: list[dict]) -> list[str]:
     """Return the Markdown table of the results."""
     out = [
-        "| engine | stronger : weaker | seats | games | stronger wins | rate | 95% interval | stronger's s/decision |",
-        "|---|---|---|---|---|---|---|---|",
+        "| engine | stronger : weaker | seats | games | stronger wins | rate | 95% interval "
+        "| ahead of each weaker | stronger's s/decision |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     groups: dict[tuple[str, str], list[dict]] = {}
     for row in rows:
@@ -91,9 +119,10 @@ def table(rows: list[dict]) -> list[str]:
         per = sum(g["strong_seconds"] for g in games) / max(calls, 1)
         seats = games[0]["seats"]
         shape = f"1 vs {seats - 1}"
+        ahead = sum(_ahead(g) for g in games) / n
         out.append(
             f"| {engine} | {pair.replace(':', ' : ')} | {shape} | {n} | {wins:g} | "
-            f"{wins / n:.0%} | {low:.0%}–{high:.0%} | {per:.3f} |"
+            f"{wins / n:.0%} | {low:.0%}–{high:.0%} | {ahead:.0%} | {per:.3f} |"
         )
     return out
 
@@ -101,27 +130,30 @@ def table(rows: list[dict]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--from", dest="first", type=int, default=0, help="first game index")
     parser.add_argument("--pairs", default="greedy:random,search:greedy")
     parser.add_argument("--engines", default="mottainai,motcoin,momiji")
     parser.add_argument("--budget", type=int, default=None)
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--table", action="store_true")
+    parser.add_argument("-j", "--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     done = load(args.results)
     if not args.table:
         have = {(r["engine"], r["pair"], r["game"]) for r in done}
         args.results.parent.mkdir(parents=True, exist_ok=True)
         # Round-robin over engines and pairs, so a stopped run has a bit of each.
-        for index in range(args.games):
-            for pair in args.pairs.split(","):
-                strong, weak = pair.split(":")
-                for engine in args.engines.split(","):
-                    if (engine, pair, index) in have:
-                        continue
-                    row = run_game(engine, strong, weak, index, args.budget)
-                    with args.results.open("a") as f:
-                        f.write(json.dumps(row, sort_keys=True) + "\n")
-                    done.append(row)
+        todo = [
+            (engine, *pair.split(":"), index, args.budget)
+            for index in range(args.first, args.games)
+            for pair in args.pairs.split(",")
+            for engine in args.engines.split(",")
+            if (engine, pair, index) not in have
+        ]
+        for row in _play_all(todo, args.jobs):
+            with args.results.open("a") as f:
+                f.write(json.dumps(row, sort_keys=True) + "\n")
+            done.append(row)
     print("\n".join(table(done)))
     return 0
 

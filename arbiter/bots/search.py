@@ -1,10 +1,13 @@
 """The search bot: determinised Monte Carlo search from one seat's view (docs/bots.md).
 
-Each playout takes one determinised world (hidden cards drawn from what the seat cannot
-see), a root decision chosen by UCB1, and plays on with a fast greedy policy for every
-seat for a few decisions; the position reached is scored in [0, 1] (a win, or a
-logistic of the evaluated lead). After ``budget`` playouts the most visited decision is
-played. Root decisions are pre-ranked by the greedy evaluation when there are many.
+The root decisions are ranked by the greedy evaluation averaged over every determinised
+world, and the best ``ARMS`` of them are searched by sequential halving: each round
+gives every surviving decision the same playouts — the same world and the same random
+stream for playout ``k`` whichever decision it starts with (common random numbers, so
+two decisions are compared on the same deals) — and keeps the better half by mean
+playout value. A playout applies the decision and plays on with a greedy policy for
+every seat for ``DEPTH`` decisions; the position reached is scored in [0, 1] (a win, or a
+logistic of the evaluated lead). The decision left, the most visited, is played.
 """
 
 from __future__ import annotations
@@ -19,17 +22,15 @@ from arbiter.core.engine import Action, Engine
 from arbiter.core.rng import Rng
 
 BUDGET = 48
-"""Default playouts per decision (docs/bots.md: about half a second here)."""
+"""Default playouts per decision (docs/bots.md: about a quarter of a second here)."""
 WORLDS = 8
-ARMS = 8
+"""Determinised worlds rebuilt for each decision."""
+ARMS = 6
 """Root decisions searched: the greedy evaluation's best ones when there are more."""
 DEPTH = 12
 """Decisions played out (all seats) before the position is evaluated."""
-EXPLORE = 0.6
-PLAYOUT_WIDTH = 3
+PLAYOUT_WIDTH = 4
 """Decisions the playout policy compares at each step (a random sample)."""
-EPSILON = 8
-"""One playout step in ``EPSILON`` takes a random decision instead."""
 SCALE = {"mottainai": 6.0, "motcoin": 15.0, "momiji": 6.0}
 """Points of lead worth about 73% in a playout's score, per engine (default 6)."""
 
@@ -43,66 +44,68 @@ def choose(
     check: bool,
     budget: int = BUDGET,
 ) -> Action:
-    """Return the most visited root decision after ``budget`` playouts."""
+    """Return the decision that survives sequential halving after ``budget`` playouts
+    (at least one per searched decision and round)."""
     if len(legal) == 1 or not states:
         return legal[0] if len(legal) == 1 else legal[rng.below(len(legal))]
     arms = _arms(engine, states, seat, legal, rng, check)
     if len(arms) == 1:
         return arms[0]
     scale = SCALE.get(engine.info.name, 6.0)
+    base = rng.bytes(16)
+    totals = [0.0] * len(arms)
     visits = [0] * len(arms)
-    wins = [0.0] * len(arms)
-    for n in range(max(budget, 1)):
-        j = _select(visits, wins, n)
-        world = copy(engine, states[n % len(states)])
-        if step(engine, world, seat, arms[j], rng, check) is None:
-            visits[j] += 1  # illegal in this world: counts as a loss
-            continue
-        _playout(engine, world, rng)
-        visits[j] += 1
-        wins[j] += value(engine, world, seat, scale)
-    top = max(range(len(arms)), key=lambda i: (visits[i], wins[i]))
-    return arms[top]
+    alive = list(range(len(arms)))
+    rounds = math.ceil(math.log2(len(arms)))
+    used = k = 0
+    for done in range(rounds):
+        per = max(1, (max(budget, 1) - used) // ((rounds - done) * len(alive)))
+        for _ in range(per):
+            # Playout k: the same world and stream for every decision still searched.
+            for j in alive:
+                stream = Rng(base + k.to_bytes(4, "big"))
+                totals[j] += _playout_value(
+                    engine, states[k % len(states)], seat, arms[j], stream, check, scale
+                )
+                visits[j] += 1
+            k += 1
+        used += per * len(alive)
+        alive.sort(key=lambda j: (-totals[j] / visits[j], j))
+        alive = alive[: math.ceil(len(alive) / 2)]
+    return arms[alive[0]]
 
 
 def _arms(
     engine: Engine, states: list[Any], seat: str, legal: list[Action], rng: Rng, check: bool
 ) -> list[Action]:
-    if len(legal) <= ARMS:
-        return legal
+    """Return the greedy evaluation's best ``ARMS`` decisions (over every world), best
+    first; decisions that apply in no world are left out unless none applies."""
     actions = greedy.sample(legal, greedy.WIDTH, rng)
-    values = greedy.scores(engine, states[:1], seat, actions, rng, check)
-    ranked = [-math.inf if v is None else v for v in values]
-    order = sorted(range(len(actions)), key=lambda i: -ranked[i])
-    return [actions[i] for i in order[:ARMS]]
-
-
-def _select(visits: list[int], wins: list[float], n: int) -> int:
-    """UCB1: every arm once, then the best mean plus an exploration bonus."""
-    for i, v in enumerate(visits):
-        if v == 0:
-            return i
-    log = math.log(n)
-    return max(
-        range(len(visits)),
-        key=lambda i: wins[i] / visits[i] + EXPLORE * math.sqrt(log / visits[i]),
+    values = greedy.scores(engine, states, seat, actions, rng, check)
+    order = sorted(
+        (i for i, v in enumerate(values) if v is not None), key=lambda i: -(values[i] or 0.0)
     )
+    return [actions[i] for i in order[:ARMS]] or actions[:1]
 
 
-def _playout(engine: Engine, state: Any, rng: Rng) -> None:
-    """Play ``DEPTH`` decisions in place with the fast greedy policy for every seat."""
+def _playout_value(
+    engine: Engine, world: Any, seat: str, action: Action, rng: Rng, check: bool, scale: float
+) -> float:
+    """Return the worth to ``seat`` of ``action`` played in a copy of ``world`` and
+    followed by ``DEPTH`` greedy decisions (0: the decision is illegal there)."""
+    state = copy(engine, world)
+    if step(engine, state, seat, action, rng, check) is None:
+        return 0.0
     for _ in range(DEPTH):
         prompt = engine.prompt(state)
         if prompt is None:
-            return
+            break
         legal = engine.legal_actions(state, prompt.seat)
         if not legal:
-            return
-        if len(legal) == 1 or rng.below(EPSILON) == 0:
-            action = legal[rng.below(len(legal))]
-        else:
-            action = _quick(engine, state, prompt.seat, legal, rng)
-        engine.apply(state, prompt.seat, action, rng)
+            break
+        move = legal[0] if len(legal) == 1 else _quick(engine, state, prompt.seat, legal, rng)
+        engine.apply(state, prompt.seat, move, rng)
+    return value(engine, state, seat, scale)
 
 
 def _quick(engine: Engine, state: Any, seat: str, legal: list[Action], rng: Rng) -> Action:

@@ -28,5 +28,30 @@ def test_the_strength_benchmark_runs_resumes_and_tabulates(
     assert len(results.read_text().splitlines()) == 8
     table = capsys.readouterr().out
     assert "| tally | search : greedy | 1 vs 1 | 2 |" in table
+    assert "ahead of each weaker" in table
     low, high = bench.wilson(180, 200)
     assert 0.85 < low < 0.9 < high < 0.94
+
+
+def test_the_strength_benchmark_plays_in_worker_processes(tmp_path: Path) -> None:
+    """``-j 2``: games run in two worker processes, each row written once, same results as
+    one process (a game is a function of its engine, pair and index)."""
+    import subprocess
+    import sys
+
+    args = ["--games", "3", "--engines", "momiji", "--pairs", "greedy:random", "--budget", "2"]
+    rows = {}
+    for jobs in ("1", "2"):
+        results = tmp_path / f"j{jobs}.jsonl"
+        run = subprocess.run(
+            [sys.executable, str(BENCH), *args, "--results", str(results), "-j", jobs],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr
+        lines = [json.loads(line) for line in results.read_text().splitlines()]
+        rows[jobs] = sorted(
+            (r["game"], r["strong_seat"], r["winners"], sorted(r["scores"].items())) for r in lines
+        )
+    assert len(rows["2"]) == 3 and rows["1"] == rows["2"]
