@@ -63,8 +63,8 @@ def _agrees(engine: Engine, state: Any, seat: str, prompt: Any, legal: list[Acti
 
 
 def copy(engine: Engine, state: Any) -> Any:
-    """Return an independent copy of a state."""
-    return engine.decode(engine.encode(state))
+    """Return an independent copy of a state (the engine's ``copy``)."""
+    return engine.copy(state)
 
 
 def step(

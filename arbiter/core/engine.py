@@ -232,6 +232,11 @@ class Engine(ABC):
     def decode(self, data: JSON) -> Any:
         """Rebuild a state from ``encode``'s output."""
 
+    def copy(self, state: Any) -> Any:
+        """Return an independent copy of a state (the bots copy states thousands of times
+        per decision; an engine may do it faster than through JSON, with the same result)."""
+        return self.decode(self.encode(state))
+
     # -- tests and tools -----------------------------------------------------------
     @abstractmethod
     def resample(self, state: Any, seat: str, rng: Rng) -> Any:

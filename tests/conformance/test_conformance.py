@@ -145,6 +145,34 @@ def test_state_survives_a_json_round_trip(name, seats):
 
 
 @pytest.mark.parametrize("name,seats", CASES)
+def test_copy_is_independent_and_equals_the_round_trip(name, seats):
+    """``Engine.copy`` (the bots copy states thousands of times per decision, and an engine
+    may do it faster than through JSON) gives the round trip's state, and the copy and
+    the original then move on without touching each other."""
+    engine = engine_of(name)
+    for i in range(6):
+        moved: tuple[Any, str] | None = None
+        for step in iter_playout(engine, options(engine), seats, seed(i)):
+            state, where = step.state, f"game {i} step {step.n}"
+            if moved is not None:
+                # The live game moved on: the copy played on earlier must be as it was left.
+                assert canonical(engine.encode(moved[0])) == moved[1], f"{where}: shared data"
+                moved = None
+            if step.n % 5:
+                continue
+            copied = engine.copy(state)
+            data = canonical(engine.encode(state))
+            assert canonical(engine.encode(copied)) == data, f"{where}: copy != round trip"
+            assert as_json(engine.prompt(copied)) == as_json(engine.prompt(state)), where
+            prompt = engine.prompt(copied)
+            legal = [] if prompt is None else engine.legal_actions(copied, prompt.seat)
+            if prompt is not None and legal:
+                engine.apply(copied, prompt.seat, legal[-1], Rng.for_entry(seed(i), 10_000))
+                assert canonical(engine.encode(state)) == data, f"{where}: the copy shared data"
+                moved = (copied, canonical(engine.encode(copied)))
+
+
+@pytest.mark.parametrize("name,seats", CASES)
 def test_replay_is_deterministic(name, seats):
     engine = engine_of(name)
 

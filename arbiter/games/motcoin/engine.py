@@ -119,6 +119,9 @@ class MotCoinEngine(Engine):
     def decode(self, data: Any) -> State:
         return decode(data)
 
+    def copy(self, state: State) -> State:
+        return copy_state(state)
+
     # -- tests and tools -------------------------------------------------------------------
     def resample(self, state: State, seat: str, rng: Rng) -> State:
         """Reshuffle the draw pile: its order is all that anyone cannot see."""
