@@ -119,10 +119,13 @@ def table(rows: list[dict]) -> list[str]:
         per = sum(g["strong_seconds"] for g in games) / max(calls, 1)
         seats = games[0]["seats"]
         shape = f"1 vs {seats - 1}"
-        ahead = sum(_ahead(g) for g in games) / n
+        ahead = sum(_ahead(g) for g in games)
+        # Per game, not per pair: the two comparisons of one game are not independent.
+        a_low, a_high = wilson(ahead, n)
         out.append(
             f"| {engine} | {pair.replace(':', ' : ')} | {shape} | {n} | {wins:g} | "
-            f"{wins / n:.0%} | {low:.0%}–{high:.0%} | {ahead:.0%} | {per:.3f} |"
+            f"{wins / n:.0%} | {low:.0%}–{high:.0%} | {ahead / n:.0%} ({a_low:.0%}–{a_high:.0%}) "
+            f"| {per:.3f} |"
         )
     return out
 
