@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbiter.bots.world import copy
 from arbiter.core.engine import Engine
 from arbiter.core.rng import Rng
 from arbiter.games.motcoin.cards import REMOVE
@@ -32,7 +31,7 @@ def settle(engine: Engine, state: Any) -> Any:
     auction = state.auction
     if auction is None or state.result is not None:
         return state
-    out = copy(engine, state)
+    out = engine.copy(state)
     rng = Rng(_SETTLE)
     for _ in range(len(out.seats) + 1):
         now = engine.prompt(out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter.bots.evaluate import evaluate
-from arbiter.bots.world import copy, step
+from arbiter.bots.world import step
 from arbiter.core.engine import Action, Engine
 from arbiter.core.rng import Rng
 
@@ -42,7 +42,7 @@ def scores(
     for action in actions:
         total, n = 0.0, 0
         for state in states:
-            after = copy(engine, state)
+            after = engine.copy(state)
             if step(engine, after, seat, action, rng, check) is None:
                 continue
             total += evaluate(engine, after, seat)

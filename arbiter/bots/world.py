@@ -62,11 +62,6 @@ def _agrees(engine: Engine, state: Any, seat: str, prompt: Any, legal: list[Acti
         return False
 
 
-def copy(engine: Engine, state: Any) -> Any:
-    """Return an independent copy of a state (the engine's ``copy``)."""
-    return engine.copy(state)
-
-
 def step(
     engine: Engine, state: Any, seat: str, action: Action, rng: Rng, check: bool
 ) -> list[Event] | None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from bots.botkit import positions
 
-from arbiter.bots import search
+from arbiter.bots import greedy, search
 from arbiter.bots.match import state_file
 from arbiter.bots.world import worlds
 from arbiter.core.rng import Rng
@@ -61,8 +61,6 @@ def test_sequential_halving_spends_the_budget_on_paired_playouts(
 
 
 def test_searched_decisions_are_the_greedy_evaluations_best() -> None:
-    from arbiter.bots import greedy
-
     engine, states, seat, legal = _wide_position("momiji")
     arms = search._arms(engine, states, seat, legal, Rng(b"a"), False)
     actions = greedy.sample(legal, greedy.WIDTH, Rng(b"a"))
