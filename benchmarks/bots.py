@@ -2,7 +2,7 @@
 
     python benchmarks/bots.py [--games N] [--from K] [--pairs greedy:random,search:greedy]
                               [--engines mottainai,motcoin,momiji] [--budget B]
-                              [--results FILE] [--table] [-j N]
+                              [--results FILE] [--table] [-j N] [--max-files N]
 
 Each game seats one bot of the stronger level against bots of the weaker one (2 seats;
 Mot Coin needs 3: one stronger against two weaker), the stronger seat rotating through
@@ -14,6 +14,9 @@ processes). ``--table`` prints the table from the file only.
 ``-j N`` plays N games at once in worker processes (one per core at most: the thinking
 time per decision is measured in each game's own process).
 Search time is the stronger seat's thinking time per call of the bot (one batch).
+A game still going after ``--max-files`` move files (default 1000) is recorded as
+unfinished: a game the stronger level did not win, nor finished ahead in; the table
+counts them beside the games.
 """
 
 from __future__ import annotations
@@ -30,10 +33,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arbiter.bots.match import play
+from arbiter.bots.match import NoEnd, play
 from arbiter.core import registry
 
 SEATS = {"motcoin": 3}
+MAX_FILES = 1000
+"""A game still going after this many move files is recorded as unfinished (the longest
+finished game of every engine and pair so far took under 310 files)."""
 RESULTS = Path(__file__).resolve().parent / "results" / "bots.jsonl"
 
 
@@ -53,7 +59,9 @@ def load(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def run_game(engine_name: str, strong: str, weak: str, index: int, budget: int | None) -> dict:
+def run_game(
+    engine_name: str, strong: str, weak: str, index: int, budget: int | None, max_files: int = MAX_FILES
+) -> dict:
     engine = registry.get(engine_name)
     count = SEATS.get(engine_name, 2)
     seats = [f"p{i + 1}" for i in range(count)]
@@ -61,7 +69,28 @@ def run_game(engine_name: str, strong: str, weak: str, index: int, budget: int |
     levels = {s: (strong if s == seat else weak) for s in seats}
     seed = hashlib.sha256(f"arbiter-bench-bots/1:{engine_name}:{strong}:{weak}:{index}".encode()).digest()
     started = time.perf_counter()
-    match = play(engine, engine.parse_options({}), levels, seed, budget, clock=time.perf_counter)
+    try:
+        match = play(
+            engine, engine.parse_options({}), levels, seed, budget, clock=time.perf_counter,
+            max_files=max_files,
+        )
+    except NoEnd as stalled:
+        # Counted as a game the stronger level did not win, and shown in the table.
+        return {
+            "engine": engine_name,
+            "pair": f"{strong}:{weak}",
+            "game": index,
+            "budget": budget,
+            "seats": count,
+            "strong_seat": seat,
+            "unfinished": stalled.files,
+            "winners": [],
+            "scores": {},
+            "credit": 0.0,
+            "strong_seconds": 0.0,
+            "strong_calls": 0,
+            "seconds": round(time.perf_counter() - started, 3),
+        }
     winners = match.outcome.winners
     return {
         "engine": engine_name,
@@ -93,6 +122,8 @@ def _ahead(game: dict) -> float:
     """Return the share of weaker seats the stronger one outscored (a tie counts ½):
     with three seats, where one stronger bot against two weaker ones wins about a third
     of the games when it is no better, this is the pairwise rate (½ when no better)."""
+    if game.get("unfinished"):
+        return 0.0
     scores, seat = game["scores"], game["strong_seat"]
     others = [s for s in scores if s != seat]
     return sum(
@@ -122,8 +153,10 @@ def table(rows: list[dict]) -> list[str]:
         ahead = sum(_ahead(g) for g in games)
         # Per game, not per pair: the two comparisons of one game are not independent.
         a_low, a_high = wilson(ahead, n)
+        stalled = sum(1 for g in games if g.get("unfinished"))
+        count = f"{n} ({stalled} unfinished)" if stalled else f"{n}"
         out.append(
-            f"| {engine} | {pair.replace(':', ' : ')} | {shape} | {n} | {wins:g} | "
+            f"| {engine} | {pair.replace(':', ' : ')} | {shape} | {count} | {wins:g} | "
             f"{wins / n:.0%} | {low:.0%}–{high:.0%} | {ahead / n:.0%} ({a_low:.0%}–{a_high:.0%}) "
             f"| {per:.3f} |"
         )
@@ -140,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--table", action="store_true")
     parser.add_argument("-j", "--jobs", type=int, default=1)
+    parser.add_argument("--max-files", type=int, default=MAX_FILES, help="unfinished after this")
     args = parser.parse_args(argv)
     done = load(args.results)
     if not args.table:
@@ -147,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         args.results.parent.mkdir(parents=True, exist_ok=True)
         # Round-robin over engines and pairs, so a stopped run has a bit of each.
         todo = [
-            (engine, *pair.split(":"), index, args.budget)
+            (engine, *pair.split(":"), index, args.budget, args.max_files)
             for index in range(args.first, args.games)
             for pair in args.pairs.split(",")
             for engine in args.engines.split(",")

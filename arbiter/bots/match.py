@@ -22,6 +22,15 @@ from arbiter.core.rng import Rng
 Clock = Callable[[], float]
 
 
+class NoEnd(RuntimeError):
+    """A game that reached ``max_files`` move files without ending (bots that stall)."""
+
+    def __init__(self, engine: str, files: int, state: Any):
+        super().__init__(f"{engine}: no end after {files} move files")
+        self.files = files
+        self.state = state
+
+
 @dataclass
 class Match:
     """How a match went: the outcome, decisions, and each seat's thinking time."""
@@ -65,7 +74,7 @@ def play(
     while (prompt := engine.prompt(state)) is not None:
         match.files += 1
         if match.files > max_files:
-            raise RuntimeError(f"{engine.info.name}: no end after {max_files} move files")
+            raise NoEnd(engine.info.name, max_files, state)
         seat = prompt.seat
         started = clock() if clock else 0.0
         batch = decide(engine, state_file(engine, state, seat), levels[seat], choices[seat], budget)

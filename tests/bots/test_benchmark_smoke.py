@@ -55,3 +55,20 @@ def test_the_strength_benchmark_plays_in_worker_processes(tmp_path: Path) -> Non
             (r["game"], r["strong_seat"], r["winners"], sorted(r["scores"].items())) for r in lines
         )
     assert len(rows["2"]) == 3 and rows["1"] == rows["2"]
+
+
+def test_a_game_that_does_not_end_is_recorded_as_unfinished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bots that stall (docs/bots.md) must not stop the run: the game is recorded, counts
+    as one the stronger level did not win, and the table says how many did not end."""
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    results = tmp_path / "bots.jsonl"
+    args = ["--games", "1", "--engines", "momiji", "--pairs", "greedy:random", "--max-files", "3"]
+    assert bench.main([*args, "--results", str(results)]) == 0
+    (row,) = [json.loads(line) for line in results.read_text().splitlines()]
+    assert row["unfinished"] == 3 and row["credit"] == 0.0 and row["winners"] == []
+    assert "| momiji | greedy : random | 1 vs 1 | 1 (1 unfinished) | 0 | 0% |" in capsys.readouterr().out
