@@ -79,8 +79,7 @@ def _choose(
     check = not found.trusted
     if level == "greedy":
         return greedy.choose(engine, found.states, seat, legal, rng, check)
-    playouts = search.BUDGET if budget is None else budget
-    return search.choose(engine, found.states, seat, legal, rng, check, playouts)
+    return search.choose(engine, found.states, seat, legal, rng, check, budget)
 
 
 def _advance(

@@ -13,6 +13,7 @@ logistic of the evaluated lead). The decision left, the most visited, is played.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from arbiter.bots import greedy
@@ -22,7 +23,8 @@ from arbiter.core.engine import Action, Engine
 from arbiter.core.rng import Rng
 
 BUDGET = 48
-"""Default playouts per decision (docs/bots.md: 0.5–0.7 s per decision here)."""
+"""Default playouts per decision (docs/bots.md: 0.5–0.7 s per decision here); an engine
+may set its own in ``TUNING``."""
 WORLDS = 8
 """Determinised worlds rebuilt for each decision."""
 ARMS = 6
@@ -31,8 +33,36 @@ DEPTH = 12
 """Decisions played out (all seats) before the position is evaluated."""
 PLAYOUT_WIDTH = 4
 """Decisions the playout policy compares at each step (a random sample)."""
-SCALE = {"mottainai": 6.0, "motcoin": 15.0, "momiji": 6.0}
-"""Points of lead worth about 73% in a playout's score, per engine (default 6)."""
+SCALE = 6.0
+"""Points of lead worth about 73% in a playout's score."""
+BUDGET_MOTCOIN = 48
+"""Mot Coin's default playouts per decision."""
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """One engine's search settings (docs/bots.md, "Search")."""
+
+    budget: int = BUDGET
+    width: int = PLAYOUT_WIDTH
+    scale: float = SCALE
+
+
+TUNING = {
+    "mottainai": Tuning(),
+    "momiji": Tuning(),
+    # Mot Coin's evaluation is cheap and a seat has at most 10 decisions (pass and the
+    # weakest bid per number of dice): the playout policy compares them all, so the
+    # opponents in a playout answer a bid as the greedy bot would, and the time saved
+    # buys more playouts. Its scores run to the hundreds: a wider scale.
+    "motcoin": Tuning(budget=BUDGET_MOTCOIN, width=10, scale=15.0),
+}
+"""Search settings per engine; an engine not listed gets the defaults."""
+
+
+def tuning(engine: Engine) -> Tuning:
+    """Return the engine's search settings."""
+    return TUNING.get(engine.info.name, Tuning())
 
 
 def choose(
@@ -42,16 +72,17 @@ def choose(
     legal: list[Action],
     rng: Rng,
     check: bool,
-    budget: int = BUDGET,
+    budget: int | None = None,
 ) -> Action:
     """Return the decision that survives sequential halving after ``budget`` playouts
-    (at least one per searched decision and round)."""
+    (the engine's default when ``None``; at least one per searched decision and round)."""
     if len(legal) == 1 or not states:
         return legal[0] if len(legal) == 1 else legal[rng.below(len(legal))]
     arms = _arms(engine, states, seat, legal, rng, check)
     if len(arms) == 1:
         return arms[0]
-    scale = SCALE.get(engine.info.name, 6.0)
+    tune = tuning(engine)
+    budget = tune.budget if budget is None else budget
     base = rng.bytes(16)
     totals = [0.0] * len(arms)
     visits = [0] * len(arms)
@@ -65,7 +96,7 @@ def choose(
             for j in alive:
                 stream = Rng(base + k.to_bytes(4, "big"))
                 totals[j] += _playout_value(
-                    engine, states[k % len(states)], seat, arms[j], stream, check, scale
+                    engine, states[k % len(states)], seat, arms[j], stream, check, tune
                 )
                 visits[j] += 1
             k += 1
@@ -89,7 +120,7 @@ def _arms(
 
 
 def _playout_value(
-    engine: Engine, world: Any, seat: str, action: Action, rng: Rng, check: bool, scale: float
+    engine: Engine, world: Any, seat: str, action: Action, rng: Rng, check: bool, tune: Tuning
 ) -> float:
     """Return the worth to ``seat`` of ``action`` played in a copy of ``world`` and
     followed by ``DEPTH`` greedy decisions (0: the decision is illegal there)."""
@@ -103,14 +134,19 @@ def _playout_value(
         legal = engine.legal_actions(state, prompt.seat)
         if not legal:
             break
-        move = legal[0] if len(legal) == 1 else _quick(engine, state, prompt.seat, legal, rng)
+        if len(legal) == 1:
+            move = legal[0]
+        else:
+            move = _quick(engine, state, prompt.seat, legal, rng, tune.width)
         engine.apply(state, prompt.seat, move, rng)
-    return value(engine, state, seat, scale)
+    return value(engine, state, seat, tune.scale)
 
 
-def _quick(engine: Engine, state: Any, seat: str, legal: list[Action], rng: Rng) -> Action:
-    """Return the best of a few sampled decisions by one-step evaluation."""
-    picks = greedy.sample(legal, PLAYOUT_WIDTH, rng)
+def _quick(
+    engine: Engine, state: Any, seat: str, legal: list[Action], rng: Rng, width: int
+) -> Action:
+    """Return the best of ``width`` sampled decisions by one-step evaluation."""
+    picks = greedy.sample(legal, width, rng)
     best, best_value = picks[0], -math.inf
     for action in picks:
         after = engine.copy(state)
