@@ -35,7 +35,7 @@ PLAYOUT_WIDTH = 4
 """Decisions the playout policy compares at each step (a random sample)."""
 SCALE = 6.0
 """Points of lead worth about 73% in a playout's score."""
-BUDGET_MOTCOIN = 48
+BUDGET_MOTCOIN = 96
 """Mot Coin's default playouts per decision."""
 
 
