@@ -3,6 +3,7 @@
     python benchmarks/bots.py [--games N] [--from K] [--pairs greedy:random,search:greedy]
                               [--engines mottainai,motcoin,momiji] [--budget B]
                               [--results FILE] [--table] [-j N] [--max-files N]
+                              [--search width=10,budget=128,arms=4,depth=30]
 
 Each game seats one bot of the stronger level against bots of the weaker one (2 seats;
 Mot Coin needs 3: one stronger against two weaker), the stronger seat rotating through
@@ -16,12 +17,14 @@ time per decision is measured in each game's own process).
 Search time is the stronger seat's thinking time per call of the bot (one batch).
 A game still going after ``--max-files`` move files (default 1000) is recorded as
 unfinished: a game the stronger level did not win, nor finished ahead in; the table
-counts them beside the games.
+counts them beside the games. ``--search`` changes the search bot for a trial (write its
+rows to their own ``--results`` file: the table does not tell settings apart).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import math
@@ -59,9 +62,36 @@ def load(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def tune_search(engine_name: str, settings: str) -> None:
+    """Change the search bot for a trial: ``width=10,budget=128`` (the engine's
+    ``search.TUNING`` fields), ``arms=4``, ``depth=30`` (the module's, every engine)."""
+    from arbiter.bots import search
+
+    fields = {}
+    for item in filter(None, settings.split(",")):
+        key, _, value = item.partition("=")
+        if key in ("arms", "depth"):
+            setattr(search, key.upper(), int(value))
+        elif key in ("width", "budget"):
+            fields[key] = int(value)
+        elif key == "scale":
+            fields[key] = float(value)
+        else:
+            raise SystemExit(f"--search: unknown setting {key!r} (width, budget, scale, arms, depth)")
+    search.TUNING[engine_name] = dataclasses.replace(search.tuning(registry.get(engine_name)), **fields)
+
+
 def run_game(
-    engine_name: str, strong: str, weak: str, index: int, budget: int | None, max_files: int = MAX_FILES
+    engine_name: str,
+    strong: str,
+    weak: str,
+    index: int,
+    budget: int | None,
+    max_files: int = MAX_FILES,
+    settings: str = "",
 ) -> dict:
+    if settings:
+        tune_search(engine_name, settings)
     engine = registry.get(engine_name)
     count = SEATS.get(engine_name, 2)
     seats = [f"p{i + 1}" for i in range(count)]
@@ -76,7 +106,7 @@ def run_game(
         )
     except NoEnd as stalled:
         # Counted as a game the stronger level did not win, and shown in the table.
-        return {
+        stalled_row = {
             "engine": engine_name,
             "pair": f"{strong}:{weak}",
             "game": index,
@@ -91,8 +121,9 @@ def run_game(
             "strong_calls": 0,
             "seconds": round(time.perf_counter() - started, 3),
         }
+        return {**stalled_row, "search": settings} if settings else stalled_row
     winners = match.outcome.winners
-    return {
+    row = {
         "engine": engine_name,
         "pair": f"{strong}:{weak}",
         "game": index,
@@ -106,6 +137,9 @@ def run_game(
         "strong_calls": match.calls[seat],
         "seconds": round(time.perf_counter() - started, 3),
     }
+    if settings:
+        row["search"] = settings
+    return row
 
 
 def _play_all(todo: list[tuple], jobs: int) -> Iterator[dict]:
@@ -174,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", action="store_true")
     parser.add_argument("-j", "--jobs", type=int, default=1)
     parser.add_argument("--max-files", type=int, default=MAX_FILES, help="unfinished after this")
+    parser.add_argument(
+        "--search", default="", help="a trial's search settings, e.g. width=10,budget=128,arms=4"
+    )
     args = parser.parse_args(argv)
     done = load(args.results)
     if not args.table:
@@ -181,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         args.results.parent.mkdir(parents=True, exist_ok=True)
         # Round-robin over engines and pairs, so a stopped run has a bit of each.
         todo = [
-            (engine, *pair.split(":"), index, args.budget, args.max_files)
+            (engine, *pair.split(":"), index, args.budget, args.max_files, args.search)
             for index in range(args.first, args.games)
             for pair in args.pairs.split(",")
             for engine in args.engines.split(",")

@@ -72,3 +72,20 @@ def test_a_game_that_does_not_end_is_recorded_as_unfinished(
     (row,) = [json.loads(line) for line in results.read_text().splitlines()]
     assert row["unfinished"] == 3 and row["credit"] == 0.0 and row["winners"] == []
     assert "| momiji | greedy : random | 1 vs 1 | 1 (1 unfinished) | 0 | 0% |" in capsys.readouterr().out
+
+
+def test_a_trial_changes_the_search_settings_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--search width=2,arms=3``: the engine's playout width and the searched decisions."""
+    from arbiter.bots import search
+
+    spec = importlib.util.spec_from_file_location("bench_bots", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.setattr(search, "TUNING", dict(search.TUNING))
+    monkeypatch.setattr(search, "ARMS", search.ARMS)
+    bench.tune_search("motcoin", "width=2,arms=3")
+    assert search.TUNING["motcoin"].width == 2 and search.ARMS == 3
+    assert search.TUNING["motcoin"].budget == search.BUDGET_MOTCOIN  # untouched
+    with pytest.raises(SystemExit, match="unknown setting 'deep'"):
+        bench.tune_search("motcoin", "deep=3")
