@@ -98,6 +98,16 @@ def run_game(
     seat = seats[index % count]
     levels = {s: (strong if s == seat else weak) for s in seats}
     seed = hashlib.sha256(f"arbiter-bench-bots/1:{engine_name}:{strong}:{weak}:{index}".encode()).digest()
+    row: dict = {
+        "engine": engine_name,
+        "pair": f"{strong}:{weak}",
+        "game": index,
+        "budget": budget,
+        "seats": count,
+        "strong_seat": seat,
+    }
+    if settings:
+        row["search"] = settings
     started = time.perf_counter()
     try:
         match = play(
@@ -106,39 +116,14 @@ def run_game(
         )
     except NoEnd as stalled:
         # Counted as a game the stronger level did not win, and shown in the table.
-        stalled_row = {
-            "engine": engine_name,
-            "pair": f"{strong}:{weak}",
-            "game": index,
-            "budget": budget,
-            "seats": count,
-            "strong_seat": seat,
-            "unfinished": stalled.files,
-            "winners": [],
-            "scores": {},
-            "credit": 0.0,
-            "strong_seconds": 0.0,
-            "strong_calls": 0,
-            "seconds": round(time.perf_counter() - started, 3),
-        }
-        return {**stalled_row, "search": settings} if settings else stalled_row
-    winners = match.outcome.winners
-    row = {
-        "engine": engine_name,
-        "pair": f"{strong}:{weak}",
-        "game": index,
-        "budget": budget,
-        "seats": count,
-        "strong_seat": seat,
-        "winners": winners,
-        "scores": match.outcome.scores,
-        "credit": (1 / len(winners)) if seat in winners else 0.0,
-        "strong_seconds": round(match.seconds[seat], 4),
-        "strong_calls": match.calls[seat],
-        "seconds": round(time.perf_counter() - started, 3),
-    }
-    if settings:
-        row["search"] = settings
+        row.update(unfinished=stalled.files, winners=[], scores={}, credit=0.0)
+        row.update(strong_seconds=0.0, strong_calls=0)
+    else:
+        winners = match.outcome.winners
+        row.update(winners=winners, scores=match.outcome.scores)
+        row["credit"] = (1 / len(winners)) if seat in winners else 0.0
+        row.update(strong_seconds=round(match.seconds[seat], 4), strong_calls=match.calls[seat])
+    row["seconds"] = round(time.perf_counter() - started, 3)
     return row
 
 
