@@ -36,12 +36,12 @@ def test_sequential_halving_spends_the_budget_on_paired_playouts(
     real = search._playout_value
 
     def spy(
-        engine: Any, world: Any, seat: str, action: Any, rng: Rng, check: bool, scale: float
+        engine: Any, world: Any, seat: str, action: Any, rng: Rng, check: bool, tune: Any
     ) -> float:
         calls.append(
             (legal.index(action), next(i for i, s in enumerate(states) if s is world), rng.bytes(8))
         )
-        return real(engine, world, seat, action, Rng(rng.bytes(32)), check, scale)
+        return real(engine, world, seat, action, Rng(rng.bytes(32)), check, tune)
 
     monkeypatch.setattr(search, "_playout_value", spy)
     chosen = search.choose(engine, states, seat, legal, Rng(b"x"), False, budget)
@@ -68,3 +68,50 @@ def test_searched_decisions_are_the_greedy_evaluations_best() -> None:
     ranked = sorted((v for v in values if v is not None), reverse=True)
     got = [values[actions.index(a)] for a in arms]
     assert len(arms) == search.ARMS and got == ranked[: search.ARMS]
+
+
+@pytest.mark.parametrize(("name", "playouts"), [("motcoin", 95), ("momiji", 48)])
+def test_the_default_budget_is_the_engines(
+    name: str, playouts: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mot Coin searches with 96 playouts (95 spent: 5 x 6 + 11 x 3 + 16 x 2), the others 48."""
+    engine, states, seat, legal = _wide_position(name)
+    assert search.tuning(engine).budget == (96 if name == "motcoin" else search.BUDGET)
+    count = [0]
+    real = search._playout_value
+
+    def spy(*args: Any) -> float:
+        count[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(search, "_playout_value", spy)
+    search.choose(engine, states, seat, legal, Rng(b"budget"), False)
+    assert count[0] == playouts
+
+
+@pytest.mark.parametrize("name", ["motcoin", "momiji"])
+def test_playouts_compare_the_engines_width_of_decisions(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mot Coin's playout policy compares every legal decision (at most 10: docs/bots.md),
+    so its playout opponents answer as the greedy bot would; Momiji's samples 4."""
+    engine, states, seat, legal = _wide_position(name)
+    compared: list[tuple[int, int]] = []
+    real = greedy.sample
+
+    def spy(decisions: list[Any], width: int, rng: Rng) -> list[Any]:
+        picks = real(decisions, width, rng)
+        compared.append((len(decisions), len(picks)))
+        return picks
+
+    monkeypatch.setattr(greedy, "sample", spy)
+    for k in range(4):
+        search._playout_value(
+            engine, states[k], seat, legal[k], Rng(b"w%d" % k), False, search.tuning(engine)
+        )
+    assert compared
+    if name == "motcoin":
+        assert any(n > 4 for n, _ in compared)
+        assert all(n == kept for n, kept in compared)
+    else:
+        assert {kept for n, kept in compared if n > 4} == {4}
