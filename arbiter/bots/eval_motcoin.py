@@ -17,6 +17,7 @@ through the full final scoring; a test checks it equals the scoring's profit.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from arbiter.core.engine import Engine
@@ -36,7 +37,6 @@ class _Numbers:
     """One card table's numbers as plain dicts: price, sort key, kind, crash, drift."""
 
     def __init__(self, cards: Catalog):
-        self.catalog = cards  # kept so the id this is cached under stays taken
         rows = cards.rows
         self.price = {c: r["price"] for c, r in rows.items()}
         self.key = {c: (r["price"], r["number"]) for c, r in rows.items()}
@@ -49,14 +49,10 @@ class _Numbers:
         self.numbered = len(cards.numbered)
 
 
-_NUMBERS: dict[int, _Numbers] = {}
-
-
+@lru_cache(maxsize=8)
 def _numbers(cards: Catalog) -> _Numbers:
-    found = _NUMBERS.get(id(cards))
-    if found is None or found.catalog is not cards:
-        found = _NUMBERS[id(cards)] = _Numbers(cards)
-    return found
+    """Return a card table's numbers (catalogs are themselves cached: one per table)."""
+    return _Numbers(cards)
 
 
 def settle(engine: Engine, state: Any) -> Any:

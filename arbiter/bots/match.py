@@ -25,10 +25,9 @@ Clock = Callable[[], float]
 class NoEnd(RuntimeError):
     """A game that reached ``max_files`` move files without ending (bots that stall)."""
 
-    def __init__(self, engine: str, files: int, state: Any):
+    def __init__(self, engine: str, files: int):
         super().__init__(f"{engine}: no end after {files} move files")
         self.files = files
-        self.state = state
 
 
 @dataclass
@@ -74,7 +73,7 @@ def play(
     while (prompt := engine.prompt(state)) is not None:
         match.files += 1
         if match.files > max_files:
-            raise NoEnd(engine.info.name, max_files, state)
+            raise NoEnd(engine.info.name, max_files)
         seat = prompt.seat
         started = clock() if clock else 0.0
         batch = decide(engine, state_file(engine, state, seat), levels[seat], choices[seat], budget)
