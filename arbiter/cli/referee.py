@@ -23,8 +23,8 @@ def _pairs(values: list[str], what: str) -> list[tuple[str, str]]:
 
 
 def now_utc() -> str:
-    """Return the referee's clock (``arbiter.clock``: the one place that reads it)."""
-    from arbiter.clock import now_utc as clock
+    """Return the referee's clock (``arbiter.core.clock``: the one place that reads it)."""
+    from arbiter.core.clock import now_utc as clock
 
     return clock()
 

@@ -304,7 +304,7 @@ def repair(root: Path) -> list[Path]:
 def submit(root: Path, data: bytes, what: str, now: str | None = None) -> Accepted:
     """Judge one join or move file; on success append it and republish every view.
 
-    ``now``: the referee's clock (``arbiter.clock``), recorded in the entry of a game with
+    ``now``: the referee's clock (``arbiter.core.clock``), recorded in the entry of a game with
     deadlines (read from the clock when not given).
 
     First ``heal``. Then checks, in order: strict JSON, schema, game id, seat, signature,
@@ -391,7 +391,7 @@ def _stamp(manifest: dict[str, Any], rebuilt: Rebuilt, now: str | None) -> str |
     if "deadline" not in manifest:
         return None
     if now is None:
-        from arbiter.clock import now_utc
+        from arbiter.core.clock import now_utc
 
         now = now_utc()
     now = check_time(now, "the referee's clock")
@@ -518,7 +518,7 @@ class Waiting:
 def timeout(root: Path, now: str | None = None) -> Waiting:
     """Apply the game's timeout policy if the waiting seat's deadline and grace passed.
 
-    ``now`` is the referee's clock (``arbiter.clock`` when not given). Returns the
+    ``now`` is the referee's clock (``arbiter.core.clock`` when not given). Returns the
     waiting seat's clock, with ``timed_out`` set when a timeout entry was recorded: the
     referee's signed record of the time and the decisions its policy took
     (docs/tournaments.md).
@@ -546,7 +546,7 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
         if table.over:
             raise GameOver("the game is over: nothing times out")
         if now is None:
-            from arbiter.clock import now_utc
+            from arbiter.core.clock import now_utc
 
             now = now_utc()
         now = check_time(now, "the referee's clock")

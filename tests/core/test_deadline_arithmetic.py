@@ -1,4 +1,4 @@
-"""The core's own date arithmetic (no clock module in arbiter/core) agrees with Python's."""
+"""The core's own date arithmetic (deadlines.py imports no date module) agrees with Python's."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The referee's clock: the one place arbiter reads the time (DESIGN.md "Time enters at
-the edge").
+the edge"), at the core's edge: ``core/referee.py`` reads it when no time is given, and it
+imports nothing above the core.
 
 Engines and replays never see it. The referee stamps chain entries of games with
 deadlines with it and compares it with deadlines (``arbiter timeout``); the CLI stamps
