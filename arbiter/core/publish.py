@@ -64,7 +64,13 @@ def apply_timeout(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
     # decisions; verify decides again and must find the same ones.
     recorded = list(record["actions"]) if table.trusted else None
     produced, actions = table.timeout(
-        seq, record["seat"], record["policy"], terms.bot, record["after"], recorded
+        seq,
+        record["seat"],
+        record["policy"],
+        terms.bot,
+        record["after"],
+        recorded,
+        decide=views.bot_decision,
     )
     if actions != record["actions"]:
         raise Tampered(

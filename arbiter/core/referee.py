@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.core import chain as chainlib
-from arbiter.core import receipts, registry
+from arbiter.core import receipts, registry, views
 from arbiter.core.canonical import canonical, digest, parse_strict, pretty
 from arbiter.core.engine import Engine
 from arbiter.core.errors import (
@@ -557,7 +557,9 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
         if now < waiting.final:
             return waiting
         seq, prev = rebuilt.seq + 1, rebuilt.head
-        produced, actions = table.timeout(seq, seat, policy, terms.bot, prev)
+        produced, actions = table.timeout(
+            seq, seat, policy, terms.bot, prev, decide=views.bot_decision
+        )
         record: dict[str, Any] = {
             "format": TIMEOUT_FORMAT,
             "game": manifest["game"],

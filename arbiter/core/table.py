@@ -9,6 +9,7 @@ checks, so a file the referee accepted always replays.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -28,6 +29,9 @@ from arbiter.core.rng import Rng, derive_seed
 # entry's stream the engine draws from (docs/rng.md): HMAC(seed, tag ‖ u64be(seq)).
 TIMEOUT_BOT_TAG = b"arbiter-timeout-bot/1"
 MAX_TIMEOUT_DECISIONS = 10_000
+BotDecision = Callable[["Table", str, str, int, str, Rng], Any]
+"""``decide(table, seat, level, seq, head, rng)``: the named bot's next decision for
+``seat`` on a timeout (``views.bot_decision``: views depend on the table, not back)."""
 
 
 @dataclass
@@ -199,6 +203,8 @@ class Table:
         bot: str | None,
         head: str = "",
         recorded: list[dict[str, Any]] | None = None,
+        *,
+        decide: BotDecision,
     ) -> tuple[EntryLines, list[dict[str, Any]]]:
         """Apply a timeout policy for ``seat`` as chain entry ``seq``; return the lines and
         the decisions taken for it (docs/tournaments.md).
@@ -209,7 +215,8 @@ class Table:
         waits for that seat; ``forfeit`` ends the game with the seat ranked last.
         ``recorded``: the referee rebuilding its own accepted entries applies the recorded
         decisions instead of deciding again (a search bot takes a while); ``arbiter
-        verify`` always decides again and compares.
+        verify`` always decides again and compares. ``decide`` takes a named bot's
+        decision (``views.bot_decision``: the table knows no state file).
         """
         prompt = self.prompt()
         if prompt is None or prompt.seat != seat:
@@ -244,21 +251,12 @@ class Table:
             elif bot in (None, "random"):
                 action = choices.choice(engine.legal_actions(state, seat))
             else:
-                action = self._bot_decision(seat, bot, seq, head, choices)
+                action = decide(self, seat, bot, seq, head, choices)
             engine.check(state, seat, action)
             events.extend(engine.apply(state, seat, action, rng))
             actions.append(action)
         lines.extend(self._narrate(events))
         return lines, actions
-
-    def _bot_decision(self, seat: str, level: str, seq: int, head: str, choices: Rng) -> Any:
-        """The named bot's next decision from the seat's state file alone (docs/bots.md)."""
-        from arbiter.core.registry import bot
-        from arbiter.core.views import state_file
-
-        # By name through the registry: the bots build on the core, not the reverse.
-        decide = bot(level)
-        return decide(self.engine, state_file(self, seat, seq - 1, head), level, choices)[0]
 
     @staticmethod
     def _out_of_turn(prompt: Any, seat: str, index: int) -> Exception:

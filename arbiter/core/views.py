@@ -11,6 +11,7 @@ from typing import Any
 
 from arbiter.core.canonical import pretty
 from arbiter.core.formats import STATE_FORMAT
+from arbiter.core.rng import Rng
 from arbiter.core.table import Table
 
 
@@ -39,6 +40,16 @@ def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str,
         "view": engine.view(table.state, seat) if table.started else None,
         "outcome": outcome.to_json() if outcome is not None else None,
     }
+
+
+def bot_decision(table: Table, seat: str, level: str, seq: int, head: str, rng: Rng) -> Any:
+    """Return the named bot's next decision for ``seat`` from its state file alone: the
+    state at entry ``seq - 1``, chain head ``head`` (a timeout's ``bot`` policy, docs/bots.md)."""
+    from arbiter.core.registry import bot
+
+    # By name through the registry: the bots build on the core, not the reverse.
+    decide = bot(level)
+    return decide(table.engine, state_file(table, seat, seq - 1, head), level, rng)[0]
 
 
 def state_bytes(table: Table, seat: str | None, seq: int, head: str) -> bytes:
