@@ -275,4 +275,16 @@ def action_done(state: State, seat: str, ctx: dict[str, Any]) -> None:
     """Count a finished action of the task and open its "after" trigger."""
     if state.task is not None:
         state.task["done"] += 1
+    open_after(state, seat, ctx)
+
+
+def open_after(state: State, seat: str, ctx: dict[str, Any]) -> None:
+    """Open the "after" trigger of an action or of a completion (``ctx["work"]``).
+
+    Wutai: after an Om work is completed its owner tucks cards first (M-R106), so the
+    tucking decision goes on top of this trigger.
+    """
     dispatch.open_frame(state, seat, "after", ctx)
+    work = ctx.get("work")
+    if state.wutai is not None and work is not None:
+        om.after_completion(state, seat, work)

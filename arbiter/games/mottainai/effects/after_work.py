@@ -46,7 +46,7 @@ def _complete_free(
     from arbiter.games.mottainai import actions
 
     actions.place_work(state, seat, work, wing, how, events)
-    dispatch.open_frame(state, seat, "after", {"action": ctx.get("action"), "work": work})
+    actions.open_after(state, seat, {"action": ctx.get("action"), "work": work})
 
 
 def _heavy_work(state: State, seat: str, work: str, ctx: dict[str, Any]) -> list[dict[str, Any]]:

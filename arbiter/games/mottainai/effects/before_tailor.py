@@ -47,7 +47,7 @@ def dice(
         top = acts.take_top(state)
         acts.place_work(state, seat, top, params["wing"], "dice", events)
         acts.deck_check(state, seat)
-        dispatch.open_frame(state, seat, "after", {"action": "effect", "work": top})
+        acts.open_after(state, seat, {"action": "effect", "work": top})
         return
     top = state.deck[0]
     state.known[top] = PUBLIC

@@ -114,19 +114,9 @@ def candidates(
 def open_frame(state: State, seat: str, moment: str, ctx: dict[str, Any]) -> None:
     """Open a trigger for ``seat`` if any of its works could answer it.
 
-    Wutai: after an Om work is completed its owner tucks cards first (M-R106), so the
-    tucking decision goes on top of this trigger.
+    An "after" trigger is opened by ``actions.open_after``, which puts Wutai's tucking
+    decision on top of it (M-R106): the Om machinery hangs off the dispatch.
     """
-    if state.wutai is not None and moment == "after" and ctx.get("work") is not None:
-        from arbiter.games.mottainai import om
-
-        _open(state, seat, moment, ctx)
-        om.after_completion(state, seat, ctx["work"])
-        return
-    _open(state, seat, moment, ctx)
-
-
-def _open(state: State, seat: str, moment: str, ctx: dict[str, Any]) -> None:
     if candidates(state, seat, moment, ctx):
         state.frames.append(
             {
