@@ -81,7 +81,11 @@ def graph(root: Path) -> dict[str, dict[str, int]]:
             if len(targets) < len(names) or not names:
                 targets.append(base)
             for target in targets:
-                if target in mods and target != name and (target == top or target.startswith(top + ".")):
+                if (
+                    target in mods
+                    and target != name
+                    and (target == top or target.startswith(top + "."))
+                ):
                     edges.setdefault(target, line)
         out[name] = edges
     return out
@@ -212,7 +216,9 @@ def test_a_function_level_import_cycle_is_found(tmp_path: Path) -> None:
             "core/d.py": "import arbiter.core.a\n",
         },
     )
-    assert cycles(graph(root)) == [["arbiter.core.a", "arbiter.core.b", "arbiter.core.c", "arbiter.core.a"]]
+    assert cycles(graph(root)) == [
+        ["arbiter.core.a", "arbiter.core.b", "arbiter.core.c", "arbiter.core.a"]
+    ]
 
 
 def test_an_import_up_the_floors_is_found(tmp_path: Path) -> None:

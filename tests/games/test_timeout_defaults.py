@@ -29,8 +29,11 @@ PROMPT_KINDS = {
     "motcoin": {"bid", "remove"},
     "momiji": {"turn", "hand-limit"},
     "tally": {"turn"},
-    # Wutai Mountain adds the tucking prompt after an Om work is completed (M-R106).
-    "mottainai+wutai": {"task", "old-task", "return", "action", "tailor", "effect", "tuck"},
+    # Wutai Mountain adds the tucking prompt after an Om work is completed (M-R106) and
+    # the placing of an effect's cards under the temple or an Om work (M-R119).
+    "mottainai+wutai": {
+        "task", "old-task", "return", "action", "tailor", "effect", "tuck", "place",
+    },
 }
 """Every kind of prompt each engine has: the default must be tried at each."""
 NEVER_ENDS_ON_DEFAULTS = {"mottainai"}

@@ -21,6 +21,8 @@ from arbiter.games.mottainai.wutai import is_om
 PRAYER: dict[str, Any] = {"kind": "prayer"}
 TASK_KINDS = {TASKS[m].lower(): m for m in TASKS}
 """The decision kind of each task's own action → the material of that task."""
+TEMPLE_ZONE = {"monk": "helpers", "potter": "bench", "clerk": "sales"}
+"""Where MONK, POTTER and CLERK tuck their card: a helper, a material, a sale."""
 
 
 class GameEnds(Exception):
@@ -111,6 +113,32 @@ def return_card(state: State, seat: str, iid: str, why: str, events: list[Event]
         state.deck.append(iid)
     state.known[iid] = seat
     events.append(Event("return", {"seat": seat, "card": iid, "why": why}))
+
+
+def into_temple(
+    state: State,
+    seat: str,
+    cards: list[str],
+    zone: str,
+    by: str,
+    under: str | None = None,
+    ask: bool = True,
+) -> None:
+    """Tuck ``cards`` under the seat's temple in ``zone``: helpers, bench or sales.
+
+    Every card that enters a temple comes through here. Wutai (Adding to Om Works): any
+    time a card would be tucked under your temple you may tuck it under one of your Om
+    works instead, card by card. A MONK, POTTER or CLERK names its place in its decision
+    (``under``: an Om work, or None for the temple; ``ask=False``, M-R108); a card
+    effect's cards are tucked here and their owner is then asked about each (M-R119).
+    ``ask=False`` too when the temple is not the deciding seat's own (Kite's gift).
+    """
+    if under is not None:
+        om.put(state, under, om.ZONE_EDGE[zone], cards)
+        return
+    getattr(state.players[seat], zone).extend(cards)
+    if ask and state.wutai is not None:
+        om.ask_place(state, seat, cards, zone, by)
 
 
 def place_work(
@@ -234,16 +262,16 @@ def perform(state: State, seat: str, action: dict[str, Any], events: list[Event]
         return
     if kind == "prayer":
         draw(state, seat, 1, "prayer", events)
-    elif kind in ("clerk", "monk", "potter") and "om" in action:
-        om.place(state, seat, kind, action["card"], action["om"], events)
-    elif kind == "clerk":
-        p.bench.remove(action["card"])
-        p.sales.append(action["card"])
-        events.append(Event("clerk", {"seat": seat, "card": action["card"]}))
-    elif kind in ("monk", "potter"):
-        state.floor.remove(action["card"])
-        (p.helpers if kind == "monk" else p.bench).append(action["card"])
-        events.append(Event(kind, {"seat": seat, "card": action["card"]}))
+    elif kind in TEMPLE_ZONE:  # CLERK, MONK, POTTER; Wutai: "om" names an Om work (M-R108)
+        c, under = action["card"], action.get("om")
+        (p.bench if kind == "clerk" else state.floor).remove(c)
+        into_temple(state, seat, [c], TEMPLE_ZONE[kind], kind, under, ask=False)
+        if under is None:
+            events.append(Event(kind, {"seat": seat, "card": c}))
+        else:
+            edge = om.ACTION_EDGE[kind]
+            data = {"seat": seat, "card": c, "work": under, "edge": edge, "by": kind}
+            events.append(Event("tuck", data))
     elif kind == "tailor":
         state.frames.append({"type": "tailor", "seat": seat, "task_action": True})
         dispatch.open_frame(state, seat, "before_tailor", {"action": "tailor"})

@@ -50,5 +50,8 @@ def default_action(state: State, seat: str) -> dict[str, Any]:
         # A choice an effect already under way must make (Dice's or Poem's wing, the card
         # Fan keeps): the first offer listed.
         return dispatch.frame_actions(state, frame)[0]
+    if where == "place":
+        # Wutai: the card stays where the effect tucked it, in the temple (M-R119).
+        return {"kind": "place", "card": state.frames[-1]["queue"][0]["card"]}
     # "old-task": discard the old task as usual; "tailor": return nothing, draw up to five.
     return dict(DONE)

@@ -126,6 +126,9 @@ def determinize(
     )
     if wutai_state is not None and "tucking" in view["wutai"]:
         state.frames.append({"type": "tuck", "seat": state.current, "work": view["wutai"]["tucking"]})
+    if wutai_state is not None and "placing" in view["wutai"]:  # on top of all (M-R119)
+        queue = [dict(e) for e in view["wutai"]["placing"]]
+        state.frames.append({"type": "place", "seat": state.current, "queue": queue})
     # A Mask marks an opponent's task as the current seat reaches it (M-R4): public works.
     task_now = state.task
     task_owner: str = "" if task_now is None else task_now["owner"]

@@ -54,7 +54,7 @@ def due(state: State) -> str | None:
     frames = state.frames
     if frames:
         kind = frames[-1]["type"]
-        if kind == "tailor" or kind == "tuck":
+        if kind == "tailor" or kind == "tuck" or kind == "place":
             return kind
         return "effect"
     return STEP_KINDS.get(state.phase, "task")
@@ -71,6 +71,8 @@ def prompt(state: State) -> Prompt | None:
             return _step_prompt(seat, "tailor")
         if frame["type"] == "tuck":
             return Prompt(seat, "tuck", {"work": frame["work"], "hint": om.TUCK_HINT})
+        if frame["type"] == "place":
+            return Prompt(seat, "place", {**frame["queue"][0], "hint": om.PLACE_HINT})
         if frame["moment"] == "obstruction":  # a Curtain/Tower reveal says what it asks
             return Prompt(seat, "effect", gate_hint(frame))
         return _effect_prompt(seat, frame["moment"])
@@ -326,6 +328,8 @@ def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
                 om.tuck(state, seat, action, events)
             else:
                 om.tuck_done(state)
+        elif where == "place":  # Wutai: an effect's card stays or goes under an Om work
+            om.place(state, seat, action, events)
         elif where == "tailor":
             if kind == "return":
                 actions.return_card(state, seat, action["card"], "tailor", events)
@@ -343,6 +347,7 @@ def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
         else:  # the task step
             choose_task(state, seat, action.get("card"), events)
         if state.wutai is not None:
+            om.lift(state)  # where an effect's cards go is decided first (M-R119)
             om.sweep(state, events)  # tucked cards of Om works that left play (M-R112)
         advance(state, events)
     except GameEnds as end:

@@ -31,8 +31,9 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "craft": ("work", "wing"),
     "prayer": (),
     "tuck": ("card", "edge"),
+    "place": ("card",),
 }
-OM_KINDS = frozenset({"clerk", "monk", "potter"})
+OM_KINDS = frozenset({"clerk", "monk", "potter", "place"})
 """Wutai: decisions that may name an Om work (``"om": WORK``) to tuck their card under."""
 OWN_KIND = {mat: name.lower() for mat, name in TASKS.items()}
 """The decision kind of each material's task action (``clerk`` for PAPER, …)."""
@@ -48,6 +49,7 @@ RULE = {
     "tailor": "Rules: TAILOR, M-R19",
     "effect": "Rules: Effects, M-R8",
     "tuck": "Wutai rules: Completing Om Works, M-R106",
+    "place": "Wutai rules: Adding to Om Works, M-R119",
 }
 
 
@@ -65,6 +67,8 @@ def legal_actions(state: State, seat: str) -> list[dict[str, Any]]:
         return dispatch.frame_actions(state, state.frames[-1])
     if kind == "tuck":
         return om.tuck_actions(state, state.frames[-1])
+    if kind == "place":
+        return om.place_actions(state, state.frames[-1])
     if kind == "task":
         out = [{"kind": "task", "card": c} for c in p.hand] + [NO_TASK]
         return out + dispatch.step_offers(state, seat, "choose-task")
@@ -104,7 +108,7 @@ def _fast(state: State, seat: str, where: str, action: dict[str, Any]) -> bool |
     the effects define, are left to the list, as is a kind that is not a plain string.
     """
     kind = action.get("kind")
-    if type(kind) is not str or kind == "use" or where == "tuck" or "om" in action:
+    if type(kind) is not str or kind == "use" or where in ("tuck", "place") or "om" in action:
         return None
     if where == "action":
         return _fast_action(state, seat, kind, action)
@@ -232,6 +236,8 @@ def _why(state: State, seat: str, where: str, action: Any) -> str:
         return f"return cards until your hand holds {HAND_LIMIT} (it holds {len(p.hand)})"
     if where in ("task", "tailor") and kind in ("task", "return"):
         return f"{c} is not in your hand"
+    if where == "place" and kind == "place":
+        return _why_place(state, seat, action)
     if where != "action":
         return f"not a {kind} decision now ({allowed})"
     task = state.task
@@ -251,6 +257,14 @@ def _why(state: State, seat: str, where: str, action: Any) -> str:
     if kind == "smith":
         return _why_smith(state, seat, action)
     return f"not a {kind} decision now ({allowed})"
+
+
+def _why_place(state: State, seat: str, action: dict[str, Any]) -> str:
+    first = state.frames[-1]["queue"][0]["card"]
+    if action["card"] != first:
+        return f"place {first} first: the cards are placed one at a time, in order"
+    works = ", ".join(om.om_works(state, seat))
+    return f"{action['om']} is not an Om work of yours (yours: {works})"
 
 
 def _why_craft(state: State, seat: str, action: dict[str, Any], mat: str) -> str:
@@ -337,6 +351,13 @@ def action_schema() -> dict[str, Any]:
             ("card", "edge"),
         ),
         _variant(
+            "place",
+            "Wutai: the card an effect just tucked under your temple stays there, or goes "
+            "under the Om work named (M-R119).",
+            om_prop,
+            ("card",),
+        ),
+        _variant(
             "use",
             "Use the effect of one of your works.",
             {
@@ -365,6 +386,9 @@ def label(action: dict[str, Any]) -> str:
             c = card(action["card"])
             what = {"task": c.task, "monk": c.task, "clerk": c.material, "potter": c.material}
             return f"{kind} {c.name} [{what.get(kind, c.material)}]"
+        if kind == "place":
+            where = f"under {card(action['om']).name}" if "om" in action else "in the temple"
+            return f"place {card(action['card']).name} {where}"
         if kind in ("smith", "craft"):
             c = card(action["work"])
             sup = action.get("support")

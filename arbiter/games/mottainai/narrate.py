@@ -363,6 +363,23 @@ def _tuck(d: Mapping[str, Any], viewer: str | None) -> str:
     return f"{d['seat']} tucks {FLOOR[c]} under {NAME[d['work']]} as an {EDGE_NAMES[edge]} ({shown}){how}."
 
 
+TEMPLE_ZONES = {"helpers": "helpers", "bench": "craft bench", "sales": "sales"}
+
+
+def _place(d: Mapping[str, Any], viewer: str | None) -> str:
+    """An effect's card stays in the temple or goes under an Om work (M-R119)."""
+    c, seat, zone, by = d["card"], d["seat"], TEMPLE_ZONES[d["zone"]], NAME[d["by"]]
+    work = d.get("work")
+    if work is None:
+        return f"{seat} leaves {FLOOR[c]} in their {zone}, not under an Om work ({by})."
+    edge = d["edge"]
+    shown = TASK[c] if edge == "helpers" else MATERIAL[c]
+    return (
+        f"{seat} tucks {FLOOR[c]} under {NAME[work]} as an {EDGE_NAMES[edge]} ({shown}) "
+        f"instead of their {zone} ({by})."
+    )
+
+
 def _om_orphans(d: Mapping[str, Any], viewer: str | None) -> str:
     to = "the floor" if d["to"] == "floor" else "the bottom of their decks"
     return f"{NAME[d['work']]} left play: the cards under it ({names(d['cards'])}) go to {to} (M-R112)."
@@ -370,6 +387,7 @@ def _om_orphans(d: Mapping[str, Any], viewer: str | None) -> str:
 
 LINES: dict[str, Line] = {
     "tuck": _tuck,
+    "place": _place,
     "om-orphans": _om_orphans,
     "setup": _setup,
     "deal": _deal,

@@ -7,8 +7,11 @@ nothing and escape cover (M-R109). They are face up: public (M-R107).
 
 Tucking happens right after an Om work is completed, before its own or any "after"
 effect (M-R106): a ``tuck`` frame on top of the trigger stack, one card per decision,
-``done`` to stop. Afterwards a MONK, POTTER or CLERK action may put its card under one of
-the owner's Om works instead of the temple (``"om": WORK`` in the decision, M-R108).
+``done`` to stop. Afterwards any card tucked under its owner's temple may go under one of
+the owner's Om works instead (rules: Adding to Om Works): a MONK, POTTER or CLERK action
+names the work in its decision (``"om": WORK``, M-R108); a card effect's cards are placed
+one at a time by ``place`` decisions once the effect's decision is made (M-R119). Every
+card enters a temple through ``actions.into_temple``.
 """
 
 from __future__ import annotations
@@ -22,9 +25,15 @@ from arbiter.games.mottainai.wutai import EDGES, is_om
 
 ACTION_EDGE = {"monk": "helpers", "potter": "materials", "clerk": "sales"}
 """The Om edge matching each temple placement: helper, material, sale (rules: Adding)."""
+ZONE_EDGE = {"helpers": "helpers", "bench": "materials", "sales": "sales"}
+"""The Om edge matching each temple zone: a helper, a material (the craft bench), a sale."""
 TUCK_HINT = (
     "tuck a hand card under the Om work just completed: "
     '{"kind": "tuck", "card": ID, "edge": "helpers"|"materials"|"sales"}, or done'
+)
+PLACE_HINT = (
+    'leave the card where the effect tucked it, {"kind": "place", "card": ID}, or tuck it '
+    'under one of your Om works instead: {"kind": "place", "card": ID, "om": WORK}'
 )
 
 
@@ -118,13 +127,78 @@ def redirects(
     return [{**a, "om": w} for a in plain for w in works]
 
 
-def place(state: State, seat: str, kind: str, c: str, work: str, events: list[Event]) -> None:
-    """Perform a MONK (POTTER, CLERK) whose card goes under Om work ``work`` (M-R108)."""
+def put(state: State, work: str, edge: str, cards: list[str]) -> None:
+    """Tuck ``cards`` under Om work ``work``'s ``edge``."""
     assert state.wutai is not None
-    (state.players[seat].bench if kind == "clerk" else state.floor).remove(c)
-    edge = ACTION_EDGE[kind]
-    state.wutai["om"].setdefault(work, empty())[edge].append(c)
-    events.append(Event("tuck", {"seat": seat, "card": c, "work": work, "edge": edge, "by": kind}))
+    state.wutai["om"].setdefault(work, empty())[edge].extend(cards)
+
+
+# -- a card effect's cards, placed one at a time (M-R119) ---------------------------------
+
+
+def ask_place(state: State, seat: str, cards: list[str], zone: str, by: str) -> None:
+    """Ask ``seat`` where each of ``cards``, just tucked in its temple's ``zone`` by
+    ``by``, goes: it stays, or goes under one of the seat's Om works (rules: "you can
+    choose individually"). Nothing is asked of a seat without an Om work.
+
+    One ``place`` frame holds the queue, first card first; ``lift`` puts it on top of the
+    stack once the decision that tucked the cards is applied.
+    """
+    if not cards or not om_works(state, seat):
+        return
+    entries = [{"card": c, "zone": zone, "by": by} for c in cards]
+    for frame in state.frames:
+        if frame["type"] == "place":
+            frame["queue"].extend(entries)
+            return
+    state.frames.append({"type": "place", "seat": seat, "queue": entries})
+
+
+def lift(state: State) -> None:
+    """Put an open ``place`` frame on top of the stack (M-R119).
+
+    The choice belongs to the tucking itself: it comes before anything the same decision
+    opened afterwards (a booster's "after" trigger, the Morning after Chopsticks).
+    """
+    frames = state.frames
+    if len(frames) > 1 and frames[-1]["type"] != "place":
+        placing = [f for f in frames if f["type"] == "place"]
+        if placing:
+            frames[:] = [f for f in frames if f["type"] != "place"] + placing
+
+
+def place_actions(state: State, frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the decisions for the next card of a ``place`` frame: the temple, or each of
+    the seat's Om works."""
+    c = frame["queue"][0]["card"]
+    out: list[dict[str, Any]] = [{"kind": "place", "card": c}]
+    out += [{"kind": "place", "card": c, "om": w} for w in om_works(state, frame["seat"])]
+    return out
+
+
+def place(state: State, seat: str, action: dict[str, Any], events: list[Event]) -> None:
+    """Apply a checked ``place`` decision: the next card stays or goes under an Om work."""
+    frame = state.frames[-1]
+    entry = frame["queue"].pop(0)
+    if not frame["queue"]:
+        state.frames.pop()
+    c, zone = entry["card"], entry["zone"]
+    data = {"seat": seat, "card": c, "zone": zone, "by": entry["by"]}
+    work = action.get("om")
+    if work is not None:
+        getattr(state.players[seat], zone).remove(c)
+        edge = ZONE_EDGE[zone]
+        put(state, work, edge, [c])
+        data |= {"work": work, "edge": edge}
+    events.append(Event("place", data))
+
+
+def placing(state: State) -> list[dict[str, Any]]:
+    """Return the queue of the open ``place`` frame (empty: none)."""
+    for frame in state.frames:
+        if frame["type"] == "place":
+            return list(frame["queue"])
+    return []
 
 
 # -- Om works leaving play (M-R112) -------------------------------------------------------

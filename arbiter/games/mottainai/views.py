@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arbiter.core.rng import Rng
-from arbiter.games.mottainai import wutai
+from arbiter.games.mottainai import om, wutai
 from arbiter.games.mottainai.cards import deck_ids
 from arbiter.games.mottainai.cover import covered
 from arbiter.games.mottainai.state import PUBLIC, State, copy_state
@@ -124,6 +124,9 @@ def wutai_view(state: State, seat: str | None, players: dict[str, Any]) -> dict[
     tucking = [f["work"] for f in state.frames if f["type"] == "tuck"]
     if tucking:
         out["tucking"] = tucking[-1]
+    placing = om.placing(state)
+    if placing:
+        out["placing"] = placing  # cards in a temple, public (M-R119)
     return out
 
 
@@ -254,6 +257,8 @@ def invariants(state: State) -> None:
         expected = expected + wutai.om_ids(w["table"])
     assert sorted(places) == sorted(expected), "cards are missing or duplicated"
     assert all(c in deck for c in state.known), "a known returned card is not in the deck"
+    for entry in om.placing(state):  # an effect's cards wait in the temple (M-R119)
+        assert entry["card"] in getattr(state.players[state.current], entry["zone"])
     if state.task is not None:
         assert state.task["done"] <= state.task["total"] or state.phase == "count"
     for p in state.players.values():

@@ -150,6 +150,8 @@ def ring(
     """After a CLERK action, take a sale of an opponent who has more sales than you."""
     target = params["target"]
     owner = next(o for o in state.opponents(seat) if target in state.players[o].sales)
+    from arbiter.games.mottainai import actions
+
     state.players[owner].sales.remove(target)
-    state.players[seat].sales.append(target)
+    actions.into_temple(state, seat, [target], "sales", work)  # M-R119
     events.append(_fx(seat, work, "ring", target=target, owner=owner))

@@ -127,9 +127,11 @@ def _two_floor_cards(
 
 
 def _floor_to(state: State, seat: str, work: str, cards: list[str], zone: str) -> Event:
+    from arbiter.games.mottainai import actions
+
     for c in cards:
         state.floor.remove(c)
-    getattr(state.players[seat], zone).extend(cards)
+    actions.into_temple(state, seat, cards, zone, work)  # Wutai: or under Om works (M-R119)
     return _fx(seat, work, "floor-to", cards=list(cards), to=zone)
 
 

@@ -87,9 +87,10 @@ def amulet(
     events: list[Event],
 ) -> None:
     """Sell a material after completing any work: craft bench to sales."""
-    p = state.players[seat]
-    p.bench.remove(params["target"])
-    p.sales.append(params["target"])
+    from arbiter.games.mottainai import actions
+
+    state.players[seat].bench.remove(params["target"])
+    actions.into_temple(state, seat, [params["target"]], "sales", work)  # M-R119
     events.append(
         Event("fx", {"seat": seat, "card": work, "fx": "sell", "target": params["target"]})
     )

@@ -53,7 +53,7 @@ def bell(
     """CLERK: sell the deck's top card (face up) instead of a craft-bench card."""
     acts = _actions()
     top = acts.take_top(state)
-    state.players[seat].sales.append(top)
+    acts.into_temple(state, seat, [top], "sales", work)  # Wutai: or under an Om work (M-R119)
     events.append(_moved(seat, top, "sales", work))
     acts.deck_check(state, seat)
     return {"action": "clerk", "sold": [top]}
@@ -82,7 +82,7 @@ def robe(
     mat = params["material"]
     sold = [c for c in p.bench if card(c).material == mat]
     p.bench = [c for c in p.bench if card(c).material != mat]
-    p.sales.extend(sold)
+    _actions().into_temple(state, seat, sold, "sales", work)  # M-R119
     events.append(Event("robe", {"seat": seat, "cards": sold, "material": mat}))
     return {"action": "clerk", "sold": sold}
 
@@ -113,7 +113,7 @@ def socks(
     """POTTER: collect the deck's top card (face up) instead of a floor card."""
     acts = _actions()
     top = acts.take_top(state)
-    state.players[seat].bench.append(top)
+    acts.into_temple(state, seat, [top], "bench", work)  # M-R119
     events.append(_moved(seat, top, "bench", work))
     acts.deck_check(state, seat)
     return {"action": "potter", "card": top}
@@ -157,8 +157,8 @@ def flute(
     else:
         q.wing(zone).remove(target)
     kind = ctx["action"]
-    p = state.players[seat]
-    (p.helpers if kind == "monk" else p.bench).append(target)
+    acts = _actions()
+    acts.into_temple(state, seat, [target], acts.TEMPLE_ZONE[kind], work)  # M-R119
     events.append(
         Event(
             "take",
@@ -203,7 +203,7 @@ def sword(
     owner = next(o for c, o in _sword_targets(state, seat, kind) if c == target)
     zone = "helpers" if kind == "monk" else "bench"
     getattr(state.players[owner], zone).remove(target)
-    getattr(state.players[seat], zone).append(target)
+    _actions().into_temple(state, seat, [target], zone, work)  # M-R119
     events.append(
         Event(
             "take",

@@ -31,11 +31,14 @@ def chopsticks(
     events: list[Event],
 ) -> None:
     """Put your old task in your sales instead of on the floor."""
+    from arbiter.games.mottainai import actions
+
     p = state.players[seat]
-    assert p.task is not None
-    events.append(Event("chopsticks", {"seat": seat, "card": p.task}))
-    p.sales.append(p.task)
+    old = p.task
+    assert old is not None
+    events.append(Event("chopsticks", {"seat": seat, "card": old}))
     p.task = None
+    actions.into_temple(state, seat, [old], "sales", work)  # M-R119
 
 
 @narrates("chopsticks", public=True)

@@ -34,7 +34,7 @@ def bowl(
     from arbiter.games.mottainai import actions
 
     top = actions.take_top(state)
-    state.players[seat].bench.append(top)
+    actions.into_temple(state, seat, [top], "bench", work)  # M-R119
     # A card turned up from the deck: a barrier (rulings.md, information barriers).
     events.append(
         Event(
@@ -117,7 +117,8 @@ def kite(
     given, target = params["cards"][0], params["target"]
     owner = _owner_of(state, target)
     state.players[seat].hand.remove(given)
-    state.players[owner].bench.append(given)
+    # Wutai: only a card tucked under your own temple may go under your Om works (M-R119).
+    _actions().into_temple(state, owner, [given], "bench", work, ask=owner == seat)
     copy = identity(state, target)
     state.memo.setdefault("copies", {})[work] = copy
     events.append(
@@ -216,7 +217,7 @@ def umbrella(
     if ctx.get("step") == "helper":
         if not ctx.get("declined"):
             p.helpers.remove(params["target"])
-            p.sales.append(params["target"])
+            _actions().into_temple(state, seat, [params["target"]], "sales", work)  # M-R119
             events.append(Event("umbrella", {"seat": seat, "card": params["target"]}))
         return
     acts = _actions()
