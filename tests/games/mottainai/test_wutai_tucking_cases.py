@@ -362,3 +362,22 @@ def test_WUT_15_21_placing_is_no_barrier(mot, setup):
     while mot.prompt(state) == ("alice", "place"):
         played = mot.play(state, "alice", mot.legal(state)[-1])
         assert not any(e.barrier for e in played if e.kind != "night")  # Night ends the turn
+
+
+def test_WUT_15_22_the_bots_tuck_where_an_om_effect_reads_a_new_type(mot):
+    """WUT-15.22 (M-R110, M-R119; bots): the greedy evaluation counts the Om types an Om
+    work's effect reads, so Statue's PAPER card goes under the Paper Om SMITH booster (a
+    new Om-material-type) but stays on the craft bench when the only Om work is vanilla."""
+    from arbiter.bots import greedy
+
+    for works, expected in ((["om-01"], None), (["paper-booster"], "paper-booster")):
+        state = table(
+            mot, works, hand={"alice": ["bell", "statue", "bench"]}, floor=["doll", "jar"]
+        )
+        mot.play(state, "alice", mot.task("bell"))
+        mot.play(state, "alice", mot.smith("statue", ["bench"]))
+        mot.play(state, "alice", use("statue", cards=["doll", "jar"]))
+        legal = mot.legal(state)
+        assert legal[0] == place("doll")
+        choice = greedy.choose(mot.engine, [state], "alice", legal, Rng(b"g" * 32), True)
+        assert choice == place("doll", expected), works

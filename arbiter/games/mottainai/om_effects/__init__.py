@@ -34,6 +34,9 @@ class OmEffect:
     moment: str = ""
     offers: Offers | None = None
     queries: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    """The edges whose Om types the effect reads (M-R110): each new material tucked there
+    widens what it does (the bots' evaluation counts them)."""
 
     def as_effect(self, card_id: str) -> Effect:
         """Return the dispatcher's record of this effect on card ``card_id``."""
@@ -63,8 +66,10 @@ def om_effect(
     moment: str = "",
     offers: Offers | None = None,
     queries: tuple[str, ...] = (),
+    types: tuple[str, ...] = (),
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the decorated function as the Om effect ``effect_id`` of ``window``."""
+    """Register the decorated function as the Om effect ``effect_id`` of ``window``;
+    ``types``: the edges whose Om types it reads (``helpers``, ``materials``, ``sales``)."""
 
     def register(fn: Callable[..., Any]) -> Callable[..., Any]:
         if window not in WINDOWS or window not in WINDOWS_OK:
@@ -75,7 +80,9 @@ def om_effect(
             raise ValueError(f'@om_effect("{effect_id}"): a morning_night effect names its moment')
         if effect_id in OM_EFFECTS:
             raise ValueError(f'@om_effect("{effect_id}") is registered twice')
-        OM_EFFECTS[effect_id] = OmEffect(effect_id, window, fn, moment, offers, queries)
+        if not set(types) <= {"helpers", "materials", "sales"}:
+            raise ValueError(f'@om_effect("{effect_id}"): types names edges, not {types}')
+        OM_EFFECTS[effect_id] = OmEffect(effect_id, window, fn, moment, offers, queries, types)
         return fn
 
     return register

@@ -27,7 +27,7 @@ def _offers(state: State, seat: str, work: str, ctx: dict[str, Any]) -> list[dic
     return out
 
 
-@om_effect("om-smith-booster", window="boosters", offers=_offers)
+@om_effect("om-smith-booster", window="boosters", offers=_offers, types=("materials",))
 def om_smith_booster(
     state: State,
     seat: str,

@@ -19,7 +19,7 @@ def _offers(state: State, seat: str, work: str, ctx: dict[str, Any]) -> list[dic
     return [{"target": c} for c in hand] + [{"target": c, "option": "no-draw"} for c in hand]
 
 
-@om_effect("wick", window="morning_night", moment="night", offers=_offers)
+@om_effect("wick", window="morning_night", moment="night", offers=_offers, types=("helpers",))
 def wick(
     state: State,
     seat: str,
