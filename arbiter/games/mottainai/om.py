@@ -194,10 +194,10 @@ def place(state: State, seat: str, action: dict[str, Any], events: list[Event]) 
 
 
 def placing(state: State) -> list[dict[str, Any]]:
-    """Return the queue of the open ``place`` frame (empty: none)."""
+    """Return a copy of the queue of the open ``place`` frame (empty: none)."""
     for frame in state.frames:
         if frame["type"] == "place":
-            return list(frame["queue"])
+            return [dict(entry) for entry in frame["queue"]]
     return []
 
 
