@@ -12,6 +12,7 @@ Writers hold an exclusive lock; readers (``verify``, ``status``) a shared one.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import os
@@ -39,8 +40,12 @@ _TEMP = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")
 # Test hook (a "failpoint", as etcd and TiKV call it): with ARBITER_FAILPOINT=N the
 # process kills itself with SIGKILL at its N-th write point, so the crash-recovery tests
 # can stop a real `arbiter submit` exactly there. Unset, it costs one comparison.
+# ARBITER_FAILPOINT=count kills nothing and prints how many write points the run passed
+# (on stderr, at exit), so a test can aim at the last ones of a run whose length varies.
 _FAILPOINT = os.environ.get("ARBITER_FAILPOINT")
 _reached = [0]
+if _FAILPOINT == "count":
+    atexit.register(lambda: os.write(2, f"arbiter: failpoint: {_reached[0]} write points\n".encode()))
 
 
 def write_point() -> None:
