@@ -155,7 +155,8 @@ def building(target: Path, mode: int | None = None) -> Iterator[Path]:
             "(the folder is built beside it and renamed into place)"
         )
     parent = target.parent
-    ensure_dir(parent)
+    if not os.path.lexists(parent):  # a file there is refused below, as "Not a directory"
+        parent.mkdir(parents=True, exist_ok=True)
     _remove_abandoned(parent, target.name)
     scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
     fd = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
