@@ -123,12 +123,8 @@ def new(
         on_timeout=on_timeout,
         timeout_bot=timeout_bot,
         forfeit_after=forfeit_after,
+        finish=lambda made: _store_addresses(made, mail_to),
     )
-    if mail_to:
-        from arbiter.desks.mail.addresses import store
-
-        for seat_name, address in mail_to:
-            store(folder, seat_name, address)
     if as_json:
         out.json(
             {
@@ -171,6 +167,17 @@ def new(
             "sealed: each seat's files are age files only its key opens; keep this folder "
             "out of the shared repository (`arbiter git run` publishes it)"
         )
+
+
+def _store_addresses(made: Path, mail_to: list[tuple[str, str]]) -> None:
+    """Record the seats' mail addresses in the game being made (part of its creation, so
+    a crash leaves the game with them or no game at all)."""
+    if not mail_to:
+        return
+    from arbiter.desks.mail.addresses import store
+
+    for seat_name, address in mail_to:
+        store(made, seat_name, address)
 
 
 def submit(

@@ -12,10 +12,13 @@ Writers hold an exclusive lock; readers (``verify``, ``status``) a shared one.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import errno
 import fcntl
 import os
 import re
+import shutil
 import signal
 import stat
 import tempfile
@@ -24,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from arbiter.core.errors import ArbiterError, NotReady, Tampered
+from arbiter.core.errors import ArbiterError, NotReady, Tampered, UsageError
 
 PUBLIC_FILE, PUBLIC_DIR = 0o644, 0o755
 T = TypeVar("T")
@@ -39,8 +42,14 @@ _TEMP = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")
 # Test hook (a "failpoint", as etcd and TiKV call it): with ARBITER_FAILPOINT=N the
 # process kills itself with SIGKILL at its N-th write point, so the crash-recovery tests
 # can stop a real `arbiter submit` exactly there. Unset, it costs one comparison.
+# ARBITER_FAILPOINT=count kills nothing and prints how many write points the run passed
+# (on stderr, at exit), so a test can aim at the last ones of a run whose length varies.
 _FAILPOINT = os.environ.get("ARBITER_FAILPOINT")
 _reached = [0]
+if _FAILPOINT == "count":
+    atexit.register(
+        lambda: os.write(2, f"arbiter: failpoint: {_reached[0]} write points\n".encode())
+    )
 
 
 def write_point() -> None:
@@ -57,10 +66,11 @@ def pause(seconds: float) -> None:
     threading.Event().wait(seconds)
 
 
-def _default_mode() -> int:
+def _default_mode(base: int = 0o666) -> int:
+    """Return the permissions ``base`` gets under the umask (a new file's by default)."""
     umask = os.umask(0)
     os.umask(umask)
-    return 0o666 & ~umask
+    return base & ~umask
 
 
 def ensure_dir(directory: Path, mode: int | None = None) -> None:
@@ -98,11 +108,103 @@ def atomic_write(
         fsync_dir(path.parent)
 
 
+def remove_temporaries_of(path: Path) -> list[Path]:
+    """Delete the temporary files crashed ``atomic_write`` calls left of ``path``; return
+    them. Only under a lock that keeps every other writer of ``path`` out."""
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[A-Za-z0-9_]{{8}}\.tmp")
+    removed = []
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        for entry in os.scandir(path.parent):
+            if entry.is_file(follow_symlinks=False) and pattern.fullmatch(entry.name):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
+
+
 def fsync_dir(directory: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
         try:
             os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+# A folder ``building`` makes beside its final path: ".<name>.new-<8 characters>".
+def _scratch_name(name: str) -> re.Pattern[str]:
+    return re.compile(rf"\.{re.escape(name)}\.new-[a-z0-9_]{{8}}")
+
+
+@contextlib.contextmanager
+def building(target: Path, mode: int | None = None) -> Iterator[Path]:
+    """Yield an empty folder beside ``target``; rename it to ``target`` when the block ends.
+
+    So a folder appears whole or not at all (``arbiter new``, ``tournament new``): a
+    crash leaves nothing at ``target``, and the same command run again starts afresh. It
+    first removes the folders that crashed runs left beside ``target`` (they may hold a
+    game's secret): a builder holds an exclusive lock on its folder, so one whose lock can
+    be taken is abandoned. ``target`` must be missing or an empty folder (it is replaced);
+    ``mode``: the folder's permissions (default: a new folder's, under the umask).
+    """
+    target = Path(os.path.abspath(target))  # "." and "x/.." name their real folder
+    if target.is_dir() and _is_cwd(target):
+        # Renamed over, the current folder would become a deleted one under the shell.
+        raise UsageError(
+            f"{target} is the current folder: run this from its parent folder "
+            "(the folder is built beside it and renamed into place)"
+        )
+    parent = target.parent
+    if not os.path.lexists(parent):  # a file there is refused below, as "Not a directory"
+        parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(parent, target.name)
+    scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=parent))
+    fd = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield scratch
+            os.chmod(scratch, _default_mode(0o777) if mode is None else mode)
+            fsync_dir(scratch)
+            write_point()  # built whole, not in place yet
+            try:
+                os.rename(scratch, target)
+            except OSError as exc:
+                if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR):
+                    raise
+                raise UsageError(
+                    f"{target} already exists and is not empty: choose a new folder"
+                ) from None
+        except BaseException:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+    finally:
+        os.close(fd)
+    fsync_dir(parent)
+
+
+def _is_cwd(path: Path) -> bool:
+    try:
+        return os.path.samefile(path, os.getcwd())
+    except OSError:  # no current folder any more
+        return False
+
+
+def _remove_abandoned(parent: Path, name: str) -> None:
+    """Delete the folders crashed ``building`` runs left for ``name`` in ``parent``."""
+    pattern = _scratch_name(name)
+    for entry in os.scandir(parent):
+        if not pattern.fullmatch(entry.name) or not entry.is_dir(follow_symlinks=False):
+            continue
+        try:
+            fd = os.open(entry.path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            shutil.rmtree(entry.path, ignore_errors=True)
+        except BlockingIOError:
+            pass  # another run is building it right now
         finally:
             os.close(fd)
 

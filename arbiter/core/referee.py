@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from arbiter.core.errors import (
     WrongGame,
 )
 from arbiter.core.formats import JOIN_FOR_MANIFEST, MANIFEST_FORMAT, REVEAL_FORMAT, SEAT_ID
-from arbiter.core.gamedir import GameDir
+from arbiter.core.gamedir import PUBLIC_DIR, GameDir, building
 from arbiter.core.ledger import classify, load_manifest, seat_keys
 from arbiter.core.publish import Rebuilt, outputs, rebuild, write_outputs
 from arbiter.core.rng import commitment
@@ -113,6 +113,7 @@ def new_game(
     on_timeout: str = "pass",
     timeout_bot: str | None = None,
     forfeit_after: int | None = None,
+    finish: Callable[[Path], None] | None = None,
 ) -> dict[str, Any]:
     """Create a game folder publishing only a commitment to a fresh secret.
 
@@ -123,7 +124,11 @@ def new_game(
     ``sealed``: each seat's files are age files sealed to its key (docs/sealing.md).
     ``deadline`` (seconds), ``grace``, ``on_timeout`` and ``timeout_bot`` are the deadline
     terms (docs/tournaments.md); with them every chain entry records the referee's clock,
-    the genesis entry ``created``.
+    the genesis entry ``created``. ``finish(folder)`` adds what else belongs to the new
+    game (the mail desk's addresses) before it is in place.
+
+    The folder is built beside ``root`` and renamed into place (``gamedir.building``): a
+    crash leaves no half game, and the same command run again makes the game.
     """
     from arbiter import __version__
     from arbiter.core.deadlines import check_time, make_terms
@@ -169,44 +174,52 @@ def new_game(
     options = engine.parse_options(dict(raw_options))
     engine.check_seats(options, len(seats))
     secret = secret if secret is not None else os.urandom(32)
-    gd.make_dirs(gd.root)
-    gd.make_dirs(gd.referee)
-    if referee_key is None:
-        made, made_public = keygen("key", gd.referee, comment="arbiter referee", seed=referee_seed)
-        os.chmod(made_public, 0o600)  # everything under referee/ is private, even this
-        referee_public = public_key_of(made)
-    else:
-        gd.write(gd.referee_key_path, str(referee_key.expanduser().resolve()).encode() + b"\n")
-    assert referee_public is not None
-    manifest = {
-        "format": MANIFEST_FORMAT,
-        "game": game_id,
-        "engine": {"name": info.name, "version": info.version},
-        "options": options,
-        "seats": [{"seat": n, "name": n, "key": k} for n, k in zip(names, keys, strict=False)],
-        "referee": referee_public,
-        "commitment": commitment(secret),
-        "join": join,
-        "created": created,
-    }
-    if sealed:
-        manifest["sealed"] = True
-    if terms is not None:
-        manifest["deadline"] = terms.to_json()
-    manifest["arbiter"] = __version__
-    validate("manifest", manifest, "game.json")
-    manifest_digest = digest(manifest)
-    table = Table(manifest, engine, secret)
-    lines = table.genesis()
-    genesis = chainlib.make_entry(
-        0, "genesis", None, None, manifest_digest, lines.public, created if terms else None
-    )
-    gd.write(gd.secret, secret.hex().encode() + b"\n")
-    gd.write(gd.lockfile, b"")
-    gd.write(gd.manifest, pretty(manifest))
-    gd.write(gd.chain, chainlib.line(genesis))
-    files = outputs(gd, manifest, table, [lines], 0, genesis["hash"], None)
-    write_outputs(gd, manifest, files, 0, genesis["hash"])
+    with building(gd.root, PUBLIC_DIR) as folder:
+        gd = GameDir(folder)
+        gd.make_dirs(gd.referee)
+        if referee_key is None:
+            made, made_public = keygen(
+                "key", gd.referee, comment="arbiter referee", seed=referee_seed
+            )
+            os.chmod(made_public, 0o600)  # everything under referee/ is private, even this
+            referee_public = public_key_of(made)
+        else:
+            where = str(referee_key.expanduser().resolve())
+            gd.write(gd.referee_key_path, where.encode() + b"\n")
+        assert referee_public is not None
+        manifest = {
+            "format": MANIFEST_FORMAT,
+            "game": game_id,
+            "engine": {"name": info.name, "version": info.version},
+            "options": options,
+            "seats": [
+                {"seat": n, "name": n, "key": k} for n, k in zip(names, keys, strict=False)
+            ],
+            "referee": referee_public,
+            "commitment": commitment(secret),
+            "join": join,
+            "created": created,
+        }
+        if sealed:
+            manifest["sealed"] = True
+        if terms is not None:
+            manifest["deadline"] = terms.to_json()
+        manifest["arbiter"] = __version__
+        validate("manifest", manifest, "game.json")
+        manifest_digest = digest(manifest)
+        table = Table(manifest, engine, secret)
+        lines = table.genesis()
+        genesis = chainlib.make_entry(
+            0, "genesis", None, None, manifest_digest, lines.public, created if terms else None
+        )
+        gd.write(gd.secret, secret.hex().encode() + b"\n")
+        gd.write(gd.lockfile, b"")
+        gd.write(gd.manifest, pretty(manifest))
+        gd.write(gd.chain, chainlib.line(genesis))
+        files = outputs(gd, manifest, table, [lines], 0, genesis["hash"], None)
+        write_outputs(gd, manifest, files, 0, genesis["hash"])
+        if finish is not None:
+            finish(folder)
     return manifest
 
 

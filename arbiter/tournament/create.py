@@ -9,11 +9,12 @@ rounds by default, but never more than a full round-robin would.
 from __future__ import annotations
 
 import math
-import tempfile
+import shutil
 from pathlib import Path
 from typing import Any
 
 from arbiter.core.errors import UsageError
+from arbiter.core.gamedir import building
 from arbiter.tournament import folder
 from arbiter.tournament.folder import Entrant, Terms, Tournament
 from arbiter.tournament.pairing import round_robin_rounds
@@ -125,25 +126,28 @@ def create(
         created=created,
         schedule=[],
     )
-    _try_games(tournament, allowed, created)
-    root.mkdir(parents=True, exist_ok=True)
-    (root / folder.GAMES).mkdir(exist_ok=True)
-    folder.save(root, tournament)
+    # Built beside its path and renamed into place: a crash leaves no half tournament
+    # (the trial games included), and the same command run again makes it.
+    with building(root) as made:
+        _try_games(tournament, allowed, created, made / ".trial")
+        (made / folder.GAMES).mkdir()
+        folder.save(made, tournament)
     return tournament
 
 
-def _try_games(tournament: Tournament, sizes: list[int], created: str) -> None:
-    """Create a throw-away game of each table size, so any term the referee would refuse
-    (options, deadline terms, keys) is refused now, not in round 3."""
+def _try_games(tournament: Tournament, sizes: list[int], created: str, scratch: Path) -> None:
+    """Create a throw-away game of each table size in ``scratch`` (removed after), so any
+    term the referee would refuse (options, deadline terms, keys) is refused now, not in
+    round 3."""
     from arbiter.core.referee import new_game
 
-    with tempfile.TemporaryDirectory(prefix="arbiter-tournament-") as scratch:
+    try:
         for size in sizes:
             seats = [(p.name, p.key) for p in tournament.players[:size]]
             if len(seats) < size:
                 continue
             new_game(
-                Path(scratch) / f"size-{size}",
+                scratch / f"size-{size}",
                 tournament.engine,
                 seats,
                 tournament.options,
@@ -153,6 +157,8 @@ def _try_games(tournament: Tournament, sizes: list[int], created: str) -> None:
                 referee_seed=b"arbiter-tournament/1: trial",
                 **game_terms(tournament.terms),
             )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def game_terms(terms: Terms) -> dict[str, Any]:

@@ -34,15 +34,22 @@ def write(
     results: Sequence[GameResult],
     out: Path,
 ) -> Written:
-    """Write ``out/standings.md`` and ``out/standings.html`` atomically."""
-    from arbiter.core.gamedir import atomic_write
+    """Write ``out/standings.md`` and ``out/standings.html`` atomically.
+
+    Under the tournament's lock, which also lets it remove what a crashed report left.
+    """
+    from arbiter.core.gamedir import atomic_write, remove_temporaries_of
+    from arbiter.tournament import folder
 
     out.mkdir(parents=True, exist_ok=True)
     links = {r.table.game: _link(root / r.table.folder / "public" / "log.md", out) for r in results}
     md = out / "standings.md"
     page = out / "standings.html"
-    atomic_write(md, markdown(tournament, rows, results, links).encode(), mode=0o644)
-    atomic_write(page, html_page(tournament, rows, results, links).encode(), mode=0o644)
+    with folder.locked(root):
+        for path in (md, page):
+            remove_temporaries_of(path)
+        atomic_write(md, markdown(tournament, rows, results, links).encode(), mode=0o644)
+        atomic_write(page, html_page(tournament, rows, results, links).encode(), mode=0o644)
     return Written(md, page)
 
 

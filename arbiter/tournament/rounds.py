@@ -1,16 +1,16 @@
 """``tournament round``: pair the next round and create its game folders.
 
-The round is recorded in ``tournament.json`` first, then each game folder is built under
-``games/.tmp-r<R>-t<K>`` and renamed into place, so a folder at its final path is always
-a whole game. After a crash, the next ``tournament round`` finds the recorded round's
-missing folders and creates them instead of pairing again.
+The round is recorded in ``tournament.json`` first (the round's commit point), then each
+game is created; ``arbiter new`` builds a game beside its final path and renames it into
+place, so a folder at its final path is always a whole game. After a crash, the next
+``tournament round`` finds the recorded round's missing games and creates them instead of
+pairing again; a round killed before it was recorded is paired again, to the same tables
+(the pairing depends only on the tournament's files).
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +49,10 @@ def pair_next(root: Path, created: str, *, seed: bytes | None = None) -> Paired:
     every game's secret and referee key derive from it (reproducible tests and demos);
     without it each game draws a fresh secret.
     """
+    from arbiter.core.gamedir import remove_temporaries_of
+
     with folder.locked(root):
+        remove_temporaries_of(root / folder.FILE)  # a save a crash cut short
         tournament = folder.load(root)
         if tournament.schedule:
             last = tournament.schedule[-1]
@@ -101,27 +104,20 @@ def pair_next(root: Path, created: str, *, seed: bytes | None = None) -> Paired:
 
 
 def _create_games(root: Path, tournament: Tournament, played: Round, seed: bytes | None) -> None:
-    from arbiter.core.gamedir import fsync_dir
     from arbiter.core.referee import new_game
+    from arbiter.core.safeio import shown
 
     keys = {p.name: p.key for p in tournament.players}
-    games = root / folder.GAMES
-    games.mkdir(exist_ok=True)
     for table in played.tables:
         final = root / table.folder
         if (final / "game.json").exists():
             continue
-        scratch = games / f".tmp-{final.name}"
+        # new_game puts a whole game there or nothing (and clears what a crashed run of
+        # it left beside the path): anything else at the path is not ours to replace.
         if final.exists() or final.is_symlink():
-            from arbiter.core.safeio import shown
-
             raise NotReady(f"{shown(final)} exists but holds no game: move it away and run again")
-        if scratch.is_symlink():
-            scratch.unlink()
-        elif scratch.exists():  # half built before a crash: ours to remove
-            shutil.rmtree(scratch)
         new_game(
-            scratch,
+            final,
             tournament.engine,
             [(name, keys[name]) for name in table.seats],
             tournament.options,
@@ -131,8 +127,6 @@ def _create_games(root: Path, tournament: Tournament, played: Round, seed: bytes
             referee_seed=_derive(seed, table.game, "referee"),
             **game_terms(tournament.terms),
         )
-        os.rename(scratch, final)
-        fsync_dir(games)
 
 
 def _derive(seed: bytes | None, game: str, label: str) -> bytes | None:

@@ -10,153 +10,44 @@ or called a duplicate, the next move is accepted, and ``arbiter verify`` passes.
 
 from __future__ import annotations
 
-import functools
-import itertools
-import json
-import os
 import random  # noqa: TID251 - seeded kill moments, not game randomness
 import shutil
 import signal
 import statistics
 import subprocess
-import sys
 import time  # noqa: TID251 - a test measures how long a real submit runs
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
+from helpers.crash import (
+    KILLED,
+    Killed,
+    arbiter,
+    assert_at_head,
+    assert_verifies,
+    behind,
+    chain,
+    command,
+    copy,
+    env,
+    kill_at_write_points,
+    parallel,
+    show,
+    signed_lines,
+    state_files,
+    temporaries,
+)
 from helpers.tables import Table, snapshot, started
 
 from arbiter.core.canonical import pretty
 from arbiter.core.player import load_state, make_move
 
-REPO = Path(__file__).resolve().parents[2]
 SMALL = {"cards": "4", "hand": "1"}
-KILLED = -signal.SIGKILL
-WORKERS = max(1, min(4, os.cpu_count() or 1))
 # A stray temporary file as atomic_write names it: ".<name>.<8 characters>.tmp".
 STRAY = "abcd1234"
-
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-# -- running arbiter ------------------------------------------------------------------
-
-
-def _env(failpoint: int | None = None) -> dict[str, str]:
-    """The environment of a subprocess: the tally engine importable, maybe a failpoint."""
-    env = {k: v for k, v in os.environ.items() if k != "ARBITER_FAILPOINT"}
-    env["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(REPO / "tests"), str(REPO), os.environ.get("PYTHONPATH")])
-    )
-    env["ARBITER_ENGINES"] = "tally=testgame:TallyEngine"
-    env["COLUMNS"] = "200"
-    if failpoint is not None:
-        env["ARBITER_FAILPOINT"] = str(failpoint)
-    return env
-
-
-@functools.cache
-def _command() -> tuple[str, ...]:
-    """``python -m arbiter`` if it runs, else the venv's ``arbiter`` script."""
-    module = (sys.executable, "-m", "arbiter")
-    probe = subprocess.run(
-        [*module, "--help"], capture_output=True, env=_env(), timeout=120, check=False
-    )
-    if probe.returncode == 0:
-        return module
-    script = shutil.which("arbiter", path=str(Path(sys.executable).parent)) or shutil.which(
-        "arbiter"
-    )
-    assert script, "neither `python -m arbiter` nor an `arbiter` script runs"
-    return (script,)
-
-
-def arbiter(*args: Any, failpoint: int | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``arbiter ARGS...`` in a fresh process (killed at write point ``failpoint``)."""
-    return subprocess.run(
-        [*_command(), *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=_env(failpoint),
-        timeout=120,
-        check=False,
-    )
-
-
-def show(result: subprocess.CompletedProcess[str]) -> str:
-    return f"exit {result.returncode}\nstdout: {result.stdout}\nstderr: {result.stderr}"
-
-
-def parallel(function: Callable[[T], R], items: Iterable[T]) -> list[R]:
-    """Map ``function`` over ``items`` in threads (each call waits on subprocesses)."""
-    with ThreadPoolExecutor(WORKERS) as pool:
-        return list(pool.map(function, items))
-
-
-# -- reading a game folder ------------------------------------------------------------
-
-
-def chain(root: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (root / "chain.jsonl").read_text().splitlines()]
-
-
-def state_files(root: Path) -> list[Path]:
-    return [root / "public" / "state.json", *sorted((root / "players").glob("*/state.json"))]
-
-
-def temporaries(root: Path) -> list[Path]:
-    """Every ``*.tmp`` file anywhere under ``root`` (hidden ones included)."""
-    return [
-        Path(folder, name)
-        for folder, _, names in os.walk(root)
-        for name in names
-        if name.endswith(".tmp")
-    ]
-
-
-def signed_lines(root: Path) -> int:
-    return len((root / "referee" / "signed.jsonl").read_bytes().splitlines())
-
-
-def behind(root: Path) -> list[Path]:
-    """The state files that do not show the chain's last entry."""
-    last = chain(root)[-1]
-    late = []
-    for path in state_files(root):
-        state = json.loads(path.read_bytes())
-        if (state["seq"], state["head"]) != (last["seq"], last["hash"]):
-            late.append(path)
-    return late
-
-
-def assert_at_head(root: Path, seq: int) -> None:
-    """The chain ends at entry ``seq`` and every derived file agrees with it."""
-    last = chain(root)[-1]
-    assert last["seq"] == seq, f"{root}: the chain ends at #{last['seq']}, not #{seq}"
-    for path in state_files(root):
-        state = json.loads(path.read_bytes())
-        assert (state["seq"], state["head"]) == (last["seq"], last["hash"]), (
-            f"{path} shows entry #{state['seq']}, the chain ends at #{last['seq']}"
-        )
-    assert not temporaries(root), temporaries(root)
-    assert signed_lines(root) == seq, "referee/signed.jsonl does not match the chain"
-    for entry in range(1, seq + 1):
-        assert (root / "referee" / "receipts" / f"{entry}.json").is_file(), f"no receipt {entry}"
-
-
-def assert_verifies(root: Path) -> None:
-    result = arbiter("verify", root)
-    assert result.returncode == 0, show(result)
-
-
-def copy(source: Path, dest: Path) -> Path:
-    shutil.copytree(source, dest, symlinks=True)
-    return dest
 
 
 # -- the position every submit test starts from ---------------------------------------
@@ -228,34 +119,26 @@ def kill_at_each_write_point(
     Each crashed folder is inspected, and copied under the names in ``copies``, before
     anything else touches it.
     """
-    names = list(copies)
-    crashes: list[Crash] = []
-    for start in itertools.count(1, WORKERS):
-        assert start < 200, "a run never got past its last write point"
-        points = range(start, start + WORKERS)
-        for point in points:
-            copy(pristine, work / f"n{point:02d}")
+    seen: dict[int, Crash] = {}
 
-        def run(point: int) -> subprocess.CompletedProcess[str]:
-            return arbiter(*args(work / f"n{point:02d}"), failpoint=point)
+    def look(killed: Killed) -> None:
+        folder = killed.folder
+        seen[killed.point] = Crash(
+            killed.point,
+            folder,
+            len(chain(folder)),
+            signed_lines(folder),
+            behind(folder),
+            temporaries(folder),
+        )
 
-        for point, result in zip(points, parallel(run, points), strict=True):
-            folder = work / f"n{point:02d}"
-            if result.returncode == 0:
-                return crashes, folder
-            assert result.returncode == KILLED, f"write point {point}: {show(result)}"
-            crash = Crash(
-                point,
-                folder,
-                len(chain(folder)),
-                signed_lines(folder),
-                behind(folder),
-                temporaries(folder),
-            )
-            for name in names:
-                crash.copies[name] = copy(folder, work / f"n{point:02d}-{name}")
-            crashes.append(crash)
-    raise AssertionError("unreachable")
+    kills, last = kill_at_write_points(pristine, work, args, look=look, copies=copies)
+    crashes = []
+    for killed in kills:
+        crash = seen[killed.point]
+        crash.copies = killed.copies
+        crashes.append(crash)
+    return crashes, last
 
 
 def test_submit_killed_at_each_write_point_heals(position: Position, tmp_path: Path) -> None:
@@ -376,10 +259,10 @@ def test_submit_killed_at_random_moments_heals(position: Position, tmp_path: Pat
     for number, delay in enumerate(delays):
         folder = copy(position.pristine, tmp_path / f"r{number:02d}")
         process = subprocess.Popen(
-            [*_command(), "submit", str(folder), str(position.move)],
+            [*command(), "submit", str(folder), str(position.move)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            env=_env(),
+            env=env(),
         )
         try:
             process.wait(timeout=delay)

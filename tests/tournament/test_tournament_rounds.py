@@ -34,12 +34,13 @@ def test_a_crash_between_record_and_games_heals(tmp_path: Path) -> None:
     # Five players at 2-player tables: 2 + 3, no bye.
     assert sorted(len(t.seats) for t in first.round.tables) == [2, 3] and not first.round.byes
     # As if the organiser's machine stopped after recording the round: one game folder is
-    # missing and a half-built one lies in games/.
+    # missing and a half-built one lies beside its path, as `arbiter new` builds it.
     lost = root / first.round.tables[1].folder
-    shutil.move(lost, root / "games" / f".tmp-{lost.name}")
-    (root / "games" / f".tmp-{lost.name}" / "game.json").unlink()
+    half = root / "games" / f".{lost.name}.new-abcd1234"
+    shutil.move(lost, half)
+    (half / "game.json").unlink()
     again = pair_next(root, CREATED, seed=b"s")
     assert again.resumed and again.round == first.round
     assert (lost / "game.json").is_file()
-    assert not (root / "games" / f".tmp-{lost.name}").exists()
+    assert not half.exists()
     assert len(folder.load(root).schedule) == 1
