@@ -6,6 +6,11 @@ A loop around ``core.referee.submit``. One round:
    remote head (someone force-pushed), start with a merge of both that restores the
    game folder; else, if the repository's game folder (outside the inbox) differs from
    what the referee's private folder says it is, start with a commit that rebuilds it;
+   else, if a file that changes how git writes the game's bytes is not the desk's
+   (``owned.py``: ``.gitattributes`` at every level down to the game folder,
+   ``.gitmodules``, ``.lfsconfig``), start with a commit that puts the desk's back. Every
+   commit of the desk carries the desk's versions of those files; the first one that
+   reverts someone else's says so in its message;
 2. take the inbox files in the order they were added (``inbox.py``) and judge each:
    a link or other non-file is refused, a plain move in a sealed game is refused, the
    rest goes to ``submit``; each gets a text receipt (``receipts.py``);
@@ -39,7 +44,7 @@ from arbiter.core.errors import (
 )
 from arbiter.core.gamedir import GameDir, pause
 from arbiter.core.safeio import shown
-from arbiter.desks.git import inbox, judge, receipts, trees
+from arbiter.desks.git import inbox, judge, owned, receipts, trees
 from arbiter.desks.git.judge import Handled
 from arbiter.desks.git.plumbing import Entry, Git, GitFailed
 
@@ -88,6 +93,8 @@ class Round:
     """The first line of a restore, publish, update or repair commit that opened the round."""
     timeout: int | None = None
     """The entry of a timeout this round recorded (a game with deadlines)."""
+    guarded: list[str] = field(default_factory=list)
+    """The files the desk owns that the round's first commit put back (``owned.py``)."""
 
     def as_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -149,6 +156,7 @@ class GitDesk:
         remote_url = url.stdout.decode("utf-8", "surrogateescape").strip()
         self.where = f"{remote_url} {self.branch} {self.game_path}"
         self.hasher = trees.Hasher(self.git)
+        self.owned = owned.Owned(self.git, self.game_path)
         self.judge = judge.Judge(self.gd, self.manifest, self.hasher, self.game_path)
         git_dir = Path(self.git.text("rev-parse", "--absolute-git-dir"))
         self.index = git_dir / "arbiter-desk.index"
@@ -242,7 +250,7 @@ class GitDesk:
         )
 
     def _listing(self, head: str | None) -> list[Entry]:
-        return self.git.ls_tree(head, self.game_path) if head else []
+        return self.git.ls_tree(head, self.game_path, *self.owned.outside) if head else []
 
     def _check_out(self, commit: str | None) -> None:
         """Put the clone at ``commit`` on the branch (HEAD is moved once per desk)."""
@@ -365,6 +373,12 @@ class GitDesk:
             ours is not None and base is not None and not self.git.is_ancestor(ours, base)
         )
         result.repaired = trees.changed(in_repo, start)
+        guard = self.owned.changes(base_listing)
+        result.guarded = [c.line() for c in guard]
+        # A round that opens with another commit anyway puts the desk's files back in it,
+        # and says so when they were someone else's.
+        notice = "\n\n" + owned.message(guard) if any(c.reverted for c in guard) else ""
+        owned_edits = self.owned.edits(base_listing)
         result.opening = None
         made: list[tuple[str, str]] = []
 
@@ -372,7 +386,7 @@ class GitDesk:
             files: dict[str, str], keep: list[Entry], parents: list[str], message: str
         ) -> None:
             tree = trees.compose(
-                self.git, self.index, base, base_listing, self.game_path, files, keep
+                self.git, self.index, base, base_listing, self.game_path, files, keep, owned_edits
             )
             made.append(
                 (self.git.commit_tree(tree, parents, message, self.who), message.split("\n")[0])
@@ -385,11 +399,13 @@ class GitDesk:
                 start,
                 keep_all,
                 [base] if deleted else [base, ours],
-                _body(title, result.repaired),
+                _body(title, result.repaired) + notice,
             )
         elif result.repaired:
             message = self._opening(in_repo, start, record, result.repaired)
-            commit(start, keep_all, [base] if base else [], message)
+            commit(start, keep_all, [base] if base else [], message + notice)
+        elif guard:
+            commit(start, keep_all, [base] if base else [], owned.message(guard))
         if made:
             result.opening = made[0][1]
         for plan in plans:
@@ -429,7 +445,12 @@ def clean_game_path(text: str) -> str:
     """Check ``--game``: a folder path inside the repository, as git spells it."""
     path = text.strip("/")
     parts = path.split("/")
-    bad = [p for p in parts if p in ("", ".", "..", ".git") or not _PATH_PART.fullmatch(p)]
+    # A folder named like a file the desk owns (owned.py) would be that file's place too.
+    bad = [
+        p
+        for p in parts
+        if p in ("", ".", "..", ".git") or p.lower() in owned.NAMES or not _PATH_PART.fullmatch(p)
+    ]
     if not path or bad or text.startswith("/"):
         raise UsageError(
             f"--game {text[:80]!r} must be the game folder's relative path inside the "
