@@ -210,8 +210,9 @@ class GitDesk:
         record = self._landed(receipts.Record.load(self.gd, self.where), head)
         result.remote_head = head
         ours = record.commit if record.commit and self.git.commit_of(record.commit) else None
-        start = trees.snapshot(self.gd, self.hasher)
         listing = self._listing(head)
+        published_before = trees.outside_inbox(listing, self.game_path)
+        start = self._start(published_before)
         waiting = (
             inbox.in_order(
                 self.git, inbox.waiting(listing, self.game_path), head, ours, self.game_path
@@ -219,7 +220,6 @@ class GitDesk:
             if head
             else []
         )
-        published_before = trees.outside_inbox(listing, self.game_path)
         self._refuse_leaked_secrets(published_before)
         plans = self._judge_all(waiting, published_before, result)
         self._clock(plans, result)
@@ -269,6 +269,19 @@ class GitDesk:
             settled = receipts.Record(record.commit, record.published, self.where)
         settled.save(self.gd)
         return settled
+
+    def _start(self, published: dict[str, str]) -> dict[str, str]:
+        """The snapshot a round starts from. When the referee's folder differs from the
+        repository, a round or command killed after the chain's commit may have left
+        derived files behind it: they are brought to the chain head first, as every
+        command that writes does (``core.referee.repair``; a sound folder is untouched)."""
+        from arbiter.core.referee import repair
+
+        start = trees.snapshot(self.gd, self.hasher)
+        if not trees.changed(published, start):
+            return start
+        repair(self.gd.root)
+        return trees.snapshot(self.gd, self.hasher)
 
     def _listing(self, head: str | None) -> list[Entry]:
         return self.git.ls_tree(head, self.game_path, *self.owned.outside) if head else []
