@@ -4,9 +4,9 @@ Each scenario is a fresh world (a sealed tally game published in a bare reposito
 a player has pushed a move, a file that is not one, and a root ``.gitattributes`` the desk
 must revert; so one round judges, commits a guard, an entry and a rejection, and pushes.
 (The ``timeout`` kind: a game with a deadline whose waiting seat is late, so the round
-records a timeout entry and commits it.) The reference is a real
-``arbiter git run --once --push`` that is not killed. For each write point N (the list
-comes from a trace of the same round run in this process), a fresh scenario runs the real
+records a timeout entry and commits it.) The reference is the same round run in this
+process, tracing its write points (and, in the slow test, a real ``arbiter git run --once
+--push`` must end as it did). For each write point N, a fresh scenario runs the real
 command with ``ARBITER_FAILPOINT=N`` (SIGKILL there, before that durable write), then once
 more without, and must end as the reference did:
 
@@ -14,15 +14,17 @@ more without, and must end as the reference did:
   each inbox file was answered in exactly one pushed commit, with the reference's line,
   and the revert of ``.gitattributes`` is announced exactly once;
 - the published game is the reference's (sealed files compared decrypted: age is
-  randomized), the inbox is empty, the files the desk owns are its own;
+  randomized), the inbox is empty, the files the desk owns are its own, and no temporary
+  file is left in the referee's folder;
 - the desk's record names the remote's head, with nothing pending, and the referee's clone
   is at that head;
 - ``arbiter verify`` passes on a fresh clone.
 
 A kill before the push may add one ``update:`` commit (the referee's folder ran ahead of
 the repository); nothing else differs. The quick test kills at four points of the move
-round (after the chain commit, before the commits, before and after the push) and one of
-the timeout round; the exhaustive one (slow) at every point of both.
+round (a receipt half written, after the chain commit, before and after the push) and one of
+the timeout round, against the round traced in this process (the same code path); the
+exhaustive one (slow) at every point of both, against a real run as well.
 """
 
 from __future__ import annotations
@@ -163,6 +165,8 @@ def check_healed(world: World, since: str, reference: Ending, what: str) -> None
     assert got.files == reference.files, what
     world.assert_published()
     assert world.inbox() == [], what
+    strays = [p for p in world.secret.rglob("*.tmp")]
+    assert strays == [], f"{what}: temporary files left: {strays}"
     record = (world.secret / "referee" / "git" / "state.json").read_text()
     head = world.head()
     assert f'"commit": "{head}"' in record and "pending" not in record, f"{what}: {record}"
@@ -214,7 +218,8 @@ def quick_points(kind: str, points: list[Point]) -> list[int]:
     chain = first("g1/chain.jsonl replaced")
     if kind == "timeout":
         return [chain]
-    return [chain, first("judged"), first("committed; not pushed"), first("pushed; not recorded")]
+    receipt = first("receipts/bad.txt.txt written")  # a temporary file left in the desk's folder
+    return [receipt, chain, first("committed; not pushed"), first("pushed; not recorded")]
 
 
 # -- the runs -------------------------------------------------------------------------
@@ -245,21 +250,30 @@ def parallel(function: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
         return list(pool.map(function, items))
 
 
-def reference_and_trace(tmp: Path, kind: str) -> tuple[Ending, list[Point]]:
-    reference = SCENARIOS[kind](tmp / f"{kind}-reference")
-    since = reference.head()
-    done = run_desk(reference)
-    assert done.returncode == 0, show(done)
-    end = ending(reference, since)
+def expected(end: Ending, kind: str) -> None:
+    """What one uninterrupted round must do."""
     if kind == "move":
         assert end.entries == ["entry #3: move by alice"], end
         assert end.reverted == 1 and sorted(end.answers) == ["inbox/bad.txt", "inbox/m.json.age"]
+        assert end.others == ["guard: someone else's .gitattributes reverted to the referee desk's own"]
     else:
-        assert end.entries == ["entry #1: timeout of alice (pass)"], end
+        assert end.entries == ["entry #1: timeout of alice (pass)"] and end.others == [], end
+
+
+def reference_and_trace(tmp: Path, kind: str, real: bool) -> tuple[Ending, list[Point]]:
+    """The traced round's ending and write points; with ``real``, the ending of a real
+    ``arbiter git run`` too, which the traced round must match."""
     traced = SCENARIOS[kind](tmp / f"{kind}-trace")
     traced_since = traced.head()
     points = trace(traced)
-    check_healed(traced, traced_since, end, "the traced run")
+    end = ending(traced, traced_since)
+    expected(end, kind)
+    if real:
+        reference = SCENARIOS[kind](tmp / f"{kind}-reference")
+        since = reference.head()
+        done = run_desk(reference)
+        assert done.returncode == 0, show(done)
+        check_healed(reference, since, end, "the real run")
     return end, points
 
 
@@ -274,7 +288,7 @@ def kill_and_check(tmp: Path, kind: str, runs: list[int], reference: Ending,
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_desk_killed_at_its_key_write_points_heals(tmp_path: Path, kind: str) -> None:
-    reference, points = reference_and_trace(tmp_path, kind)
+    reference, points = reference_and_trace(tmp_path, kind, real=False)
     runs = quick_points(kind, points)
     outcomes = kill_and_check(tmp_path, kind, runs, reference, points)
     assert all(o.killed for o in outcomes), [str(points[o.point - 1]) for o in outcomes]
@@ -283,7 +297,7 @@ def test_the_desk_killed_at_its_key_write_points_heals(tmp_path: Path, kind: str
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_desk_killed_at_every_write_point_heals(tmp_path: Path, kind: str) -> None:
-    reference, points = reference_and_trace(tmp_path, kind)
+    reference, points = reference_and_trace(tmp_path, kind, real=True)
     runs = list(range(1, len(points) + 2))  # one past the last: a run that finishes
     outcomes = kill_and_check(tmp_path, kind, runs, reference, points)
     # The subprocess passes the same points as the trace: each kill lands, the extra one not.

@@ -206,6 +206,7 @@ class GitDesk:
     def _round(self) -> Round:
         s = self.settings
         result = Round()
+        trees.remove_temporaries(self.gd)
         head = self.git.fetch(s.remote, self.branch)
         record = self._landed(receipts.Record.load(self.gd, self.where), head)
         result.remote_head = head

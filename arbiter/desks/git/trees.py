@@ -32,6 +32,8 @@ from arbiter.desks.git.plumbing import ZERO, Entry, Git
 
 FILE_MODE = "100644"
 _TEMP = re.compile(r"\..+\.tmp")
+# The temporary names of ``atomic_write`` (core/gamedir.py): ".<name>.<8 characters>.tmp".
+_ATOMIC_TEMP = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")
 _RECEIPT = re.compile(r"([1-9][0-9]{0,8})\.json")
 # Plaintext per-seat files and the referee's folder: never in a commit.
 _PRIVATE = re.compile(r"(referee(/.*)?|players/[^/]+/(state\.json|log\.md))")
@@ -79,6 +81,21 @@ def _walk(folder: Path, rel: str, out: dict[str, Path], skip: Iterable[str] = ()
             out[name] = Path(entry.path)
         else:
             raise Tampered(f"{entry.path} in the referee's folder is not a plain file: remove it")
+
+
+def remove_temporaries(gd: GameDir) -> list[Path]:
+    """Delete the temporary files a killed round left in the desk's own folder (under the
+    desk's lock: no other writer works there); return them. ``GameDir.remove_temporaries``
+    cleans the rest of the referee's folder."""
+    removed = []
+    folder = desk_folder(gd)
+    for parent, _, names in os.walk(folder) if folder.is_dir() else ():
+        for name in names:
+            path = Path(parent, name)
+            if _ATOMIC_TEMP.fullmatch(name) and path.is_file() and not path.is_symlink():
+                path.unlink()
+                removed.append(path)
+    return removed
 
 
 def published_files(gd: GameDir) -> dict[str, Path]:
