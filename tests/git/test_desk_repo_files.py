@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.core.errors import UsageError
+from arbiter.core.errors import ArbiterError, UsageError
+from arbiter.core.player import load_state
 from arbiter.desks.git.desk import clean_game_path
 from git.gitkit import World, arbiter, git
 from git.repo_attacks import CORPUS, SAMPLE, attack, by_name, push
@@ -150,6 +151,26 @@ def test_a_clone_that_converts_on_its_own_still_opens_its_state_file_and_git_ver
                       "--key", world.keys["alice"])
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.splitlines()[-1].startswith("verified game sealed-git at commit ")
+
+
+def test_a_converted_state_file_outside_any_clone_is_refused_as_before(
+    world: World, tmp_path: Path
+) -> None:
+    """The fallback reads git's objects only for a file git tracks: a loose copy of a
+    converted file is refused, and so is a tracked file that git holds converted too."""
+    alice = world.player("alice")
+    state = alice.folder / "players" / "alice" / "state.json.age"
+    converted = state.read_bytes().replace(b"\n", b"\r\n")
+    loose = tmp_path / "loose" / "state.json.age"
+    loose.parent.mkdir()
+    loose.write_bytes(converted)
+    with pytest.raises(ArbiterError, match="not valid UTF-8"):
+        load_state(loose, world.keys["alice"])
+    state.write_bytes(converted)
+    git(alice.clone, "add", "-A")
+    git(alice.clone, "commit", "-q", "-m", "converted")
+    with pytest.raises(ArbiterError, match="not valid UTF-8"):
+        load_state(state, world.keys["alice"])
 
 
 def test_git_verify_names_the_commit_when_the_game_is_wrong(world: World) -> None:
