@@ -12,7 +12,8 @@ import typer
 from arbiter.cli.output import Output
 
 app = typer.Typer(
-    help="Play through a shared git repository: the referee's desk.",
+    help="Play through a shared git repository: the referee's desk, and a verifier that "
+    "reads the game from git's objects.",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -75,6 +76,57 @@ def run(
         _print_round(out, result, once, push)
 
     GitDesk(settings).run(once=once, report=report)
+
+
+@app.command("verify")
+def verify(
+    repo: Path = typer.Argument(..., help="A clone of the game's repository.", metavar="REPO"),
+    game: str = typer.Option(
+        ..., "--game", "-g", help="The game folder's path inside the repository.", metavar="PATH"
+    ),
+    rev: str = typer.Option("HEAD", "--rev", help="The commit to check (a branch, tag or id)."),
+    seat: str | None = typer.Option(
+        None, "--seat", "-s", help="Also open this seat's sealed files (with --key)."
+    ),
+    key: Path | None = typer.Option(
+        None, "--key", "-k", help="That seat's private key, which opens its sealed files."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Verify a game as the repository holds it: its files are read from git's objects,
+    so no attribute or setting of the clone can change a byte (docs/sealing.md)."""
+    from arbiter.core.errors import UsageError
+    from arbiter.core.replay import SeatKey
+    from arbiter.desks.git.desk import clean_game_path
+    from arbiter.desks.git.export import verify_committed
+
+    if (seat is None) != (key is None):
+        raise UsageError("--seat and --key go together: give the seat and its private key")
+    seat_key = SeatKey(seat, key) if seat is not None and key is not None else None
+    commit, report = verify_committed(repo, clean_game_path(game), rev, seat_key)
+    out = Output(as_json)
+    if as_json:
+        out.json(
+            {
+                "ok": True,
+                "commit": commit,
+                "game": report.game,
+                "revealed": report.revealed,
+                "replayed": report.replayed,
+                "entries": report.entries,
+                "status": report.status,
+                "checks": report.checks,
+            }
+        )
+        return
+    for line in report.checks:
+        out.line(f"ok  {line}")
+    what = (
+        "replayed and every published byte matches"
+        if report.replayed
+        else "public files consistent"
+    )
+    out.line(f"verified game {report.game} at commit {commit[:12]}: {what}")
 
 
 def _print_round(out: Output, result: Any, once: bool, push: bool) -> None:

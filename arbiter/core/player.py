@@ -19,18 +19,32 @@ from arbiter.core.schemas import validate
 
 
 def read_state_bytes(path: Path, identity: Path | None = None) -> bytes:
-    """Return a state file's bytes; a sealed one (``.age``) decrypted with ``identity``."""
-    from arbiter.core import sealing
-    from arbiter.core.safeio import read_input
+    """Return a state file's bytes; a sealed one (``.age``) decrypted with ``identity``.
 
-    data = read_input(path, f"state file {shown(path)}")
+    A sealed file that a git checkout converted (``core/committed.py``) is read as the
+    repository holds it: only bytes that decrypt are taken, so nothing else gets in.
+    """
+    from arbiter.core import committed, sealing
+    from arbiter.core.errors import MalformedInput
+    from arbiter.core.safeio import MAX_BYTES, read_input
+
+    what = f"state file {shown(path)}"
+    data = read_input(path, what)
+    if not sealing.is_sealed(data) and path.name.endswith(sealing.SEALED_SUFFIX):
+        data = committed.first(path, MAX_BYTES, sealing.is_sealed) or data
     if not sealing.is_sealed(data):
         return data
     if identity is None:
         raise UsageError(
             f"{shown(path)} is sealed: pass your key with --key (or --identity) to open it"
         )
-    return sealing.unpad(sealing.unseal(data, identity, f"state file {shown(path)}"))
+    try:
+        return sealing.unpad(sealing.unseal(data, identity, what))
+    except MalformedInput:
+        blob = committed.first(path, MAX_BYTES, lambda b: b != data and sealing.is_sealed(b))
+        if blob is None:
+            raise
+        return sealing.unpad(sealing.unseal(blob, identity, what))
 
 
 def load_state(path: Path, identity: Path | None = None) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from arbiter.core.gamedir import GameDir
 from arbiter.core.player import load_state, make_join, make_move, seal_move
 from arbiter.core.referee import new_game, submit
 from arbiter.desks.git.desk import GitDesk, Round, Settings
+from arbiter.desks.git.owned import ABOVE, GAME_RULES
 
 TESTS = Path(__file__).resolve().parents[1]
 GAME = "games/g1"
@@ -190,9 +191,11 @@ class World:
 
     def expected(self) -> dict[str, bytes]:
         """What the desk must publish (computed here, not with the desk's code): the
-        referee's folder without referee/, its signed receipts as receipts/entry-<N>.json and
-        the desk's text receipts (referee/git/receipts/) under receipts/."""
-        found = {}
+        referee's folder without referee/, its signed receipts as receipts/entry-<N>.json,
+        the desk's text receipts (referee/git/receipts/) under receipts/, and the desk's
+        own .gitattributes (its rules are the desk's; test_desk_repo_files.py checks what
+        they do)."""
+        found = {".gitattributes": GAME_RULES}
         for path in sorted(self.secret.rglob("*")):
             rel = path.relative_to(self.secret).as_posix()
             if path.is_file() and not rel.startswith("referee/"):
@@ -214,6 +217,17 @@ class World:
         assert sorted(remote) == sorted(expected)
         assert remote == expected
         assert modes <= {"100644"}
+        self.assert_owned()
+
+    def assert_owned(self, rev: str = "main") -> None:
+        """Above the game folder: the desk's notice in each .gitattributes on the way, and
+        no .gitmodules or .lfsconfig."""
+        parts = self.game.split("/")
+        for depth in range(len(parts)):
+            path = "/".join([*parts[:depth], ".gitattributes"])
+            assert git(self.bare, "ls-tree", rev, "--", path).split()[:2] == ["100644", "blob"]
+            assert git(self.bare, "cat-file", "blob", f"{rev}:{path}") == ABOVE.decode().strip()
+        assert git(self.bare, "ls-tree", rev, "--", ".gitmodules", ".lfsconfig") == ""
 
     def inbox(self) -> list[str]:
         return sorted(p for p in self.remote_files() if p.startswith("inbox/"))

@@ -6,6 +6,11 @@ A loop around ``core.referee.submit``. One round:
    remote head (someone force-pushed), start with a merge of both that restores the
    game folder; else, if the repository's game folder (outside the inbox) differs from
    what the referee's private folder says it is, start with a commit that rebuilds it;
+   else, if a file that changes how git writes the game's bytes is not the desk's
+   (``owned.py``: ``.gitattributes`` at every level down to the game folder,
+   ``.gitmodules``, ``.lfsconfig``), start with a commit that puts the desk's back. Every
+   commit of the desk carries the desk's versions of those files; the first one that
+   reverts someone else's says so in its message;
 2. take the inbox files in the order they were added (``inbox.py``) and judge each:
    a link or other non-file is refused, a plain move in a sealed game is refused, the
    rest goes to ``submit``; each gets a text receipt (``receipts.py``);
@@ -16,6 +21,13 @@ A loop around ``core.referee.submit``. One round:
    rebuild the same commits on the new head and try again, waiting a little longer each
    time. Never a forced push. The clone ends at the pushed commit.
 
+A round can be killed anywhere (``write_point`` marks the places between durable writes,
+for the crash tests). Before its push the chain is the record: the next round finds the
+inbox files again, ``submit`` calls the accepted ones duplicates of the entries they
+became, and the same commits are made. Between the push and the desk's record, the
+record written ahead of the push (``receipts.Record.pending``) says which commit was on
+its way, and the next round finds it in the remote's history.
+
 The published game folder always comes from the referee's own folder (``--secret-dir``),
 never from the repository: only inbox files are read from it, as blobs.
 """
@@ -25,7 +37,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import re
 import signal
 import threading
 from collections.abc import Iterator
@@ -37,30 +48,23 @@ from arbiter.core.errors import (
     ArbiterError,
     UsageError,
 )
-from arbiter.core.gamedir import GameDir, pause
+from arbiter.core.gamedir import GameDir, pause, write_point
 from arbiter.core.safeio import shown
-from arbiter.desks.git import inbox, judge, receipts, trees
+from arbiter.desks.git import inbox, judge, messages, owned, receipts, trees
 from arbiter.desks.git.judge import Handled
 from arbiter.desks.git.plumbing import Entry, Git, GitFailed
+from arbiter.desks.git.settings import (
+    Settings,
+    clean_game_path,
+    current_branch,
+    parse_author,
+    sealed_manifest,
+)
+
+__all__ = ["GitDesk", "Planned", "Round", "Settings", "clean_game_path", "parse_author"]
 
 BACKOFF = 0.05
 PUSH_TRIES = 8
-_AUTHOR = re.compile(r"\s*([^<>\n]*?)\s*<([^<>\s]+)>\s*")
-_PATH_PART = re.compile(r"[^\x00-\x1f/\\]+")
-
-
-@dataclass
-class Settings:
-    """What ``arbiter git run`` was told."""
-
-    repo: Path
-    game_path: str
-    secret_dir: Path
-    remote: str = "origin"
-    branch: str | None = None
-    push: bool = False
-    author: str | None = None
-    interval: float = 30.0
 
 
 @dataclass
@@ -88,6 +92,8 @@ class Round:
     """The first line of a restore, publish, update or repair commit that opened the round."""
     timeout: int | None = None
     """The entry of a timeout this round recorded (a game with deadlines)."""
+    guarded: list[str] = field(default_factory=list)
+    """The files the desk owns that the round's first commit put back (``owned.py``)."""
 
     def as_dict(self) -> dict[str, Any]:
         out = dict(self.__dict__)
@@ -133,7 +139,7 @@ class GitDesk:
                 "it): keep it outside, it holds the secret and every seat's private record"
             )
         self.gd = GameDir(secret)
-        self.manifest = _sealed_manifest(self.gd)
+        self.manifest = sealed_manifest(self.gd)
         if not self.gd.secret.is_file():
             raise UsageError(
                 f"{shown(s.secret_dir)} has no referee/secret: pass the referee's own game folder"
@@ -141,7 +147,7 @@ class GitDesk:
         url = git.run(["remote", "get-url", s.remote], check=False)
         if url.returncode != 0:
             raise UsageError(f"the clone has no remote {s.remote!r}: pass --remote")
-        self.branch = s.branch or _current_branch(self.git)
+        self.branch = s.branch or current_branch(self.git)
         if not self.git.ok("check-ref-format", f"refs/heads/{self.branch}"):
             raise UsageError(f"{self.branch!r} is not a branch name: pass --branch")
         self.who = parse_author(s.author, self.manifest["game"])
@@ -149,6 +155,7 @@ class GitDesk:
         remote_url = url.stdout.decode("utf-8", "surrogateescape").strip()
         self.where = f"{remote_url} {self.branch} {self.game_path}"
         self.hasher = trees.Hasher(self.git)
+        self.owned = owned.Owned(self.git, self.game_path)
         self.judge = judge.Judge(self.gd, self.manifest, self.hasher, self.game_path)
         git_dir = Path(self.git.text("rev-parse", "--absolute-git-dir"))
         self.index = git_dir / "arbiter-desk.index"
@@ -199,12 +206,14 @@ class GitDesk:
     def _round(self) -> Round:
         s = self.settings
         result = Round()
-        record = receipts.Record.load(self.gd, self.where)
+        trees.remove_temporaries(self.gd)
         head = self.git.fetch(s.remote, self.branch)
+        record = self._landed(receipts.Record.load(self.gd, self.where), head)
         result.remote_head = head
         ours = record.commit if record.commit and self.git.commit_of(record.commit) else None
-        start = trees.snapshot(self.gd, self.hasher)
         listing = self._listing(head)
+        published_before = trees.outside_inbox(listing, self.game_path)
+        start = self._start(published_before)
         waiting = (
             inbox.in_order(
                 self.git, inbox.waiting(listing, self.game_path), head, ours, self.game_path
@@ -212,10 +221,11 @@ class GitDesk:
             if head
             else []
         )
-        published_before = trees.outside_inbox(listing, self.game_path)
         self._refuse_leaked_secrets(published_before)
         plans = self._judge_all(waiting, published_before, result)
         self._clock(plans, result)
+        write_point()  # judged; nothing committed yet
+        published = trees.fingerprint(plans[-1].files if plans else start)
         for attempt in range(PUSH_TRIES):
             commits = self._build(head, listing, start, plans, ours, record, result)
             tip = commits[-1][0] if commits else head
@@ -226,10 +236,12 @@ class GitDesk:
             if not s.push:
                 self._check_out(tip)
                 return result
+            write_point()  # committed; not pushed
+            record.ahead(tip, published).save(self.gd)
             if self.git.push(s.remote, tip, self.branch):
+                write_point()  # pushed; not recorded
                 result.pushed = tip
-                final = plans[-1].files if plans else start
-                receipts.Record(tip, trees.fingerprint(final), self.where).save(self.gd)
+                receipts.Record(tip, published, self.where).save(self.gd)
                 self._check_out(tip)
                 return result
             result.retries += 1
@@ -241,8 +253,39 @@ class GitDesk:
             "pushing): run the desk again; what it judged is kept and will be published"
         )
 
+    def _landed(self, record: receipts.Record, head: str | None) -> receipts.Record:
+        """``record``, its pending push settled: taken as done when the remote's history
+        holds the commit (a round killed between its push and its record), else dropped."""
+        if record.pending is None:
+            return record
+        pending = record.pending
+        landed = (
+            head is not None
+            and self.git.commit_of(pending) is not None
+            and self.git.is_ancestor(pending, head)
+        )
+        if landed:
+            settled = receipts.Record(pending, record.pending_published, self.where)
+        else:
+            settled = receipts.Record(record.commit, record.published, self.where)
+        settled.save(self.gd)
+        return settled
+
+    def _start(self, published: dict[str, str]) -> dict[str, str]:
+        """The snapshot a round starts from. When the referee's folder differs from the
+        repository, a round or command killed after the chain's commit may have left
+        derived files behind it: they are brought to the chain head first, as every
+        command that writes does (``core.referee.repair``; a sound folder is untouched)."""
+        from arbiter.core.referee import repair
+
+        start = trees.snapshot(self.gd, self.hasher)
+        if not trees.changed(published, start):
+            return start
+        repair(self.gd.root)
+        return trees.snapshot(self.gd, self.hasher)
+
     def _listing(self, head: str | None) -> list[Entry]:
-        return self.git.ls_tree(head, self.game_path) if head else []
+        return self.git.ls_tree(head, self.game_path, *self.owned.outside) if head else []
 
     def _check_out(self, commit: str | None) -> None:
         """Put the clone at ``commit`` on the branch (HEAD is moved once per desk)."""
@@ -288,12 +331,14 @@ class GitDesk:
             if outcome.accepted:
                 title = f"entry #{outcome.entry}: {outcome.kind} by {outcome.seat}"
                 plans.append(
-                    Planned(_message(title, pending), self._snapshot(), frozenset(handled))
+                    Planned(messages.handled(title, pending), self._snapshot(), frozenset(handled))
                 )
                 pending = []
         if pending:
             title = f"inbox: {len(pending)} file(s) rejected"
-            plans.append(Planned(_message(title, pending), self._snapshot(), frozenset(handled)))
+            plans.append(
+                Planned(messages.handled(title, pending), self._snapshot(), frozenset(handled))
+            )
         return plans
 
     def _refuse_leaked_secrets(self, published: dict[str, str]) -> None:
@@ -325,7 +370,7 @@ class GitDesk:
         has run out (docs/tournaments.md): its entry is one more commit of the round."""
         from arbiter.core.referee import timeout
 
-        if "deadline" not in _sealed_manifest(self.gd):
+        if "deadline" not in sealed_manifest(self.gd):
             return
         try:
             waiting = timeout(self.gd.root)
@@ -336,8 +381,8 @@ class GitDesk:
             return
         result.timeout = done.seq
         handled = plans[-1].handled if plans else frozenset()
-        title = f"entry #{done.seq}: timeout of {done.seat} ({waiting.policy})"
-        plans.append(Planned(_body(title, []), self._snapshot(), handled))
+        title = messages.timeout_title(done.seq, done.seat, waiting.policy)
+        plans.append(Planned(title, self._snapshot(), handled))
 
     def _snapshot(self) -> dict[str, str]:
         return trees.snapshot(self.gd, self.hasher)
@@ -365,6 +410,12 @@ class GitDesk:
             ours is not None and base is not None and not self.git.is_ancestor(ours, base)
         )
         result.repaired = trees.changed(in_repo, start)
+        guard = self.owned.changes(base_listing)
+        result.guarded = [c.line() for c in guard]
+        # A round that opens with another commit anyway puts the desk's files back in it,
+        # and says so when they were someone else's.
+        notice = "\n\n" + owned.message(guard) if any(c.reverted for c in guard) else ""
+        owned_edits = self.owned.edits(base_listing)
         result.opening = None
         made: list[tuple[str, str]] = []
 
@@ -372,7 +423,7 @@ class GitDesk:
             files: dict[str, str], keep: list[Entry], parents: list[str], message: str
         ) -> None:
             tree = trees.compose(
-                self.git, self.index, base, base_listing, self.game_path, files, keep
+                self.git, self.index, base, base_listing, self.game_path, files, keep, owned_edits
             )
             made.append(
                 (self.git.commit_tree(tree, parents, message, self.who), message.split("\n")[0])
@@ -385,11 +436,19 @@ class GitDesk:
                 start,
                 keep_all,
                 [base] if deleted else [base, ours],
-                _body(title, result.repaired),
+                messages.body(title, result.repaired) + notice,
             )
         elif result.repaired:
-            message = self._opening(in_repo, start, record, result.repaired)
-            commit(start, keep_all, [base] if base else [], message)
+            message = messages.opening(
+                self.manifest["game"],
+                in_repo,
+                record.published,
+                result.repaired,
+                self._unpublished_timeouts(in_repo, record),
+            )
+            commit(start, keep_all, [base] if base else [], message + notice)
+        elif guard:
+            commit(start, keep_all, [base] if base else [], owned.message(guard))
         if made:
             result.opening = made[0][1]
         for plan in plans:
@@ -398,92 +457,11 @@ class GitDesk:
             commit(plan.files, keep, [parent] if parent else [], plan.message)
         return made
 
-    def _opening(
-        self,
-        in_repo: dict[str, str],
-        start: dict[str, str],
-        record: receipts.Record,
-        names: list[str],
-    ) -> str:
-        """The message of a round's first commit when the game folder must change."""
-        if not in_repo and record.published is None:
-            return f"publish: game {self.manifest['game']} from the referee's record"
-        if record.published is not None and trees.fingerprint(in_repo) == record.published:
-            if "reveal/reveal.json" in start and "reveal/reveal.json" not in in_repo:
-                return _body(
-                    "reveal: the game is over; its secret and signed files are public", names
-                )
-            return _body("update: the referee's record changed (" + _few(names) + ")", names)
-        return _body(
-            "repair: files outside the inbox rebuilt from the referee's record ("
-            + _few(names)
-            + ")",
-            names,
-        )
-
-
-# -- helpers ---------------------------------------------------------------------------
-
-
-def clean_game_path(text: str) -> str:
-    """Check ``--game``: a folder path inside the repository, as git spells it."""
-    path = text.strip("/")
-    parts = path.split("/")
-    bad = [p for p in parts if p in ("", ".", "..", ".git") or not _PATH_PART.fullmatch(p)]
-    if not path or bad or text.startswith("/"):
-        raise UsageError(
-            f"--game {text[:80]!r} must be the game folder's relative path inside the "
-            "repository (like games/g1)"
-        )
-    return path
-
-
-def parse_author(text: str | None, game: str) -> tuple[str, str]:
-    """``"Name <email>"`` -> (name, email); the default names the referee of the game."""
-    if text is None:
-        return "arbiter referee", f"referee@{game}.invalid"
-    match = _AUTHOR.fullmatch(text)
-    if not match or not match.group(1):
-        raise UsageError(f"--author {text[:80]!r} must look like 'Name <email>'")
-    return match.group(1), match.group(2)
-
-
-def _current_branch(git: Git) -> str:
-    done = git.run(["symbolic-ref", "-q", "--short", "HEAD"], check=False)
-    if done.returncode != 0:
-        raise UsageError("the clone is not on a branch (detached HEAD): pass --branch")
-    return done.stdout.decode().strip()
-
-
-def _sealed_manifest(gd: GameDir) -> dict[str, Any]:
-    from arbiter.core.ledger import load_manifest
-
-    if not gd.manifest.is_file():
-        raise UsageError(
-            f"{shown(gd.root)} is not a game folder (no game.json): pass the referee's own "
-            "folder made by `arbiter new ... --sealed`"
-        )
-    try:
-        manifest, _, _ = load_manifest(gd)
-    except ArbiterError as exc:
-        raise UsageError(f"{shown(gd.root)}: {exc.message}") from None
-    if manifest.get("sealed") is not True:
-        raise UsageError(
-            f"{shown(gd.root)} is not a sealed game: unsealed games must not be played in a "
-            "shared repository (every player could read every hand); make it with "
-            "`arbiter new ... --sealed`"
-        )
-    return manifest
-
-
-def _few(names: list[str], limit: int = 6) -> str:
-    shown_names = ", ".join(names[:limit])
-    return shown_names + (f", and {len(names) - limit} more" if len(names) > limit else "")
-
-
-def _body(title: str, names: list[str]) -> str:
-    return title + ("\n\n" + "\n".join(names) if names else "")
-
-
-def _message(title: str, handled: list[Handled]) -> str:
-    return title + "\n\n" + "\n".join(f"{h.file}: {h.line}" for h in handled)
+    def _unpublished_timeouts(self, in_repo: dict[str, str], record: receipts.Record) -> list[str]:
+        """Titles of timeouts a killed round recorded and never pushed (``messages.py``):
+        read only from a repository that holds exactly what the desk last pushed."""
+        sha = in_repo.get("chain.jsonl")
+        if sha is None or record.published != trees.fingerprint(in_repo):
+            return []
+        chain = self.git.sizes_and_blobs([sha], 1 << 30).get(sha)
+        return messages.timeouts_after(self.gd, self.manifest, chain) if chain else []

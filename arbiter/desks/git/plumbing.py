@@ -110,9 +110,9 @@ class Git:
     def tree_of(self, commit: str) -> str:
         return self.text("rev-parse", f"{commit}^{{tree}}")
 
-    def ls_tree(self, treeish: str, path: str) -> list[Entry]:
-        """Every entry under ``path`` (recursively, with the folders on the way)."""
-        out = self.run(["ls-tree", "-r", "-t", "-z", "--full-tree", treeish, "--", path]).stdout
+    def ls_tree(self, treeish: str, *paths: str) -> list[Entry]:
+        """Every entry at or under ``paths`` (recursively, with the folders on the way)."""
+        out = self.run(["ls-tree", "-r", "-t", "-z", "--full-tree", treeish, "--", *paths]).stdout
         entries = []
         for record in out.split(b"\0"):
             if not record:

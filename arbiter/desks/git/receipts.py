@@ -10,7 +10,11 @@ publishes them from there, like every other file.
 The record (``referee/git/state.json``) says which commit the desk pushed last and a
 fingerprint of what it published: a later round tells a rewritten branch (that commit
 is no longer an ancestor of the remote head) and an edited game folder (the repository's
-folder no longer has that fingerprint) from the referee's own changes.
+folder no longer has that fingerprint) from the referee's own changes. It is written
+ahead of each push too, naming the commit about to be pushed as ``pending``: a desk
+killed after the push and before the record learns on its next round, from the remote,
+that the push went through (the pending commit is in the remote's history), instead of
+taking its own commits for someone else's.
 """
 
 from __future__ import annotations
@@ -60,6 +64,10 @@ class Record:
     where: str | None = None
     """The remote's URL, the branch and the game folder's path: a record made for another
     repository (the game moved) is not this one's."""
+    pending: str | None = None
+    """The commit a push was about to publish (written before the push)."""
+    pending_published: str | None = None
+    """The fingerprint of what that commit publishes."""
 
     @staticmethod
     def path(gd: GameDir) -> Path:
@@ -77,19 +85,32 @@ class Record:
             return cls()
         if data.get("where") != where:
             return cls()
-        commit, published = data.get("commit"), data.get("published")
+
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return value if isinstance(value, str) else None
+
         return cls(
-            commit if isinstance(commit, str) else None,
-            published if isinstance(published, str) else None,
+            text("commit"),
+            text("published"),
             where,
+            text("pending"),
+            text("pending_published"),
         )
 
+    def ahead(self, commit: str, published: str) -> Record:
+        """This record, with ``commit`` (publishing ``published``) about to be pushed."""
+        return Record(self.commit, self.published, self.where, commit, published)
+
     def save(self, gd: GameDir) -> None:
-        data = {
+        data: dict[str, Any] = {
             "format": RECORD_FORMAT,
             "commit": self.commit,
             "published": self.published,
             "where": self.where,
         }
+        if self.pending is not None:  # optional: a record without it reads as before
+            data["pending"] = self.pending
+            data["pending_published"] = self.pending_published
         # No folder fsync: a record lost in a crash only costs the next round's checks.
         gd.write(Record.path(gd), pretty(data), sync_dir=False)

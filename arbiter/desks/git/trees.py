@@ -8,8 +8,10 @@ path -> blob id.
 
 A commit's tree is the base commit's tree (the remote's head, whatever the players put
 outside the game folder) with the game folder replaced by a snapshot, plus the base's
-inbox files the desk has not handled yet. It is built in a temporary index, so the same
-commits can be rebuilt on any newer base after a refused push.
+inbox files the desk has not handled yet, and with the files the desk owns at the root
+and above the game folder put back (``owned.py``; the game folder's own ``.gitattributes``
+is one of them, so it is neither in a snapshot nor compared with one). It is built in a
+temporary index, so the same commits can be rebuilt on any newer base after a refused push.
 """
 
 from __future__ import annotations
@@ -25,10 +27,13 @@ from pathlib import Path
 from arbiter.core.errors import Tampered, UsageError
 from arbiter.core.gamedir import GameDir
 from arbiter.desks.git.inbox import inbox_path
+from arbiter.desks.git.owned import ATTRIBUTES
 from arbiter.desks.git.plumbing import ZERO, Entry, Git
 
 FILE_MODE = "100644"
 _TEMP = re.compile(r"\..+\.tmp")
+# The temporary names of ``atomic_write`` (core/gamedir.py): ".<name>.<8 characters>.tmp".
+_ATOMIC_TEMP = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")
 _RECEIPT = re.compile(r"([1-9][0-9]{0,8})\.json")
 # Plaintext per-seat files and the referee's folder: never in a commit.
 _PRIVATE = re.compile(r"(referee(/.*)?|players/[^/]+/(state\.json|log\.md))")
@@ -78,10 +83,25 @@ def _walk(folder: Path, rel: str, out: dict[str, Path], skip: Iterable[str] = ()
             raise Tampered(f"{entry.path} in the referee's folder is not a plain file: remove it")
 
 
+def remove_temporaries(gd: GameDir) -> list[Path]:
+    """Delete the temporary files a killed round left in the desk's own folder (under the
+    desk's lock: no other writer works there); return them. ``GameDir.remove_temporaries``
+    cleans the rest of the referee's folder."""
+    removed = []
+    folder = desk_folder(gd)
+    for parent, _, names in os.walk(folder) if folder.is_dir() else ():
+        for name in names:
+            path = Path(parent, name)
+            if _ATOMIC_TEMP.fullmatch(name) and path.is_file() and not path.is_symlink():
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
 def published_files(gd: GameDir) -> dict[str, Path]:
     """Map each published path (relative to the game folder) to its file in DIR."""
     files: dict[str, Path] = {}
-    _walk(gd.root, "", files, skip=("referee", "inbox"))
+    _walk(gd.root, "", files, skip=("referee", "inbox", ATTRIBUTES))
     if gd.receipts.is_dir():
         for entry in os.scandir(gd.receipts):
             match = _RECEIPT.fullmatch(entry.name)
@@ -131,6 +151,8 @@ def outside_inbox(listing: Sequence[Entry], game_path: str) -> dict[str, str]:
         if entry.path == inbox or entry.path.startswith(inbox + "/"):
             continue
         rel = entry.path[len(prefix) :]
+        if rel == ATTRIBUTES:
+            continue  # the desk's own, guarded by owned.py
         found[rel] = entry.sha if entry.mode == FILE_MODE else f"{entry.mode}:{entry.sha}"
     return found
 
@@ -148,9 +170,11 @@ def compose(
     game_path: str,
     files: Mapping[str, str],
     keep: Sequence[Entry],
+    owned: Sequence[tuple[str, str, str]] = (),
 ) -> str:
     """Return the tree: ``base`` with the game folder replaced by ``files`` plus ``keep``
-    (the base's inbox entries not handled yet). Files outside the game folder are kept."""
+    (the base's inbox entries not handled yet), then the ``owned`` edits applied (the
+    desk's own files, ``Owned.edits``). Other files outside the game folder are kept."""
     prefix = f"{game_path}/"
     refuse_private(files)
     edits = []
@@ -164,4 +188,5 @@ def compose(
     parts = game_path.split("/")
     edits += [("0", ZERO, "/".join(parts[:n])) for n in range(1, len(parts))]
     edits += [(FILE_MODE, sha, prefix + rel) for rel, sha in files.items()]
+    edits += owned
     return git.write_tree(index, base, edits)
