@@ -42,7 +42,7 @@ from helpers.tables import started
 
 from arbiter.core import gamedir
 from arbiter.core.canonical import pretty
-from arbiter.desks.mail import desk as desk_module
+from arbiter.desks.mail import records as records_module
 from arbiter.desks.mail.addresses import store
 from arbiter.desks.mail.config import load
 from arbiter.desks.mail.desk import MailDesk
@@ -62,6 +62,7 @@ SOME_MAIL = "after some mails"
 BEFORE_MOVE = "every mail sent, before the IMAP move"
 # The quick test's kill points.
 AFTER_SUBMIT = "after submit, before any mail"
+AFTER_RECORD = "after the round's record is opened, before any mail"
 AFTER_FIRST_MAIL = "after the first mail, before it is recorded"
 LAST = "just before the IMAP move"
 
@@ -206,13 +207,16 @@ def folder_bytes(s: Scenario) -> dict[str, bytes]:
 
 
 def records(s: Scenario, ids: dict[str, tuple[str, ...]]) -> dict[str, Any]:
-    """The desk's records, with each Message-ID replaced by what the mail is, and the names
-    in its own folder (``senders.json`` holds times: only its name is compared)."""
+    """The desk's records, with each Message-ID replaced by what the mail is and each
+    address by its role, and the names in its own folder (``senders.json`` holds times:
+    only its name is compared)."""
     out: dict[str, Any] = {}
     mail = s.folder / "referee" / "mail"
     for path in sorted(mail.iterdir()) if mail.is_dir() else []:
         record = json.loads(path.read_bytes())
         record["sent"] = [ids.get(mid, mid) for mid in record["sent"]]
+        if "reply" in record:  # whom the receipt answers: a role, as every address here
+            record["reply"]["to"] = s.roles.get(record["reply"]["to"], record["reply"]["to"])
         out[f"referee/mail/{path.name}"] = record
     desk = s.games / ".mail-desk"
     out[".mail-desk"] = sorted(p.name for p in desk.iterdir()) if desk.is_dir() else []
@@ -303,18 +307,20 @@ def trace(s: Scenario) -> list[Point]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(gamedir, "write_point", record)
-        patch.setattr(desk_module, "write_point", record)
+        patch.setattr(records_module, "write_point", record)
         MailDesk(load(s.config)).run(once=True)
     return points
 
 
 def chosen(points: list[Point]) -> dict[str, int]:
-    """The three kill points of the quick test, found in the trace."""
+    """The kill points of the quick test, found in the trace: the entry's record is
+    opened (written, replaced) before the first mail, then written after each mail."""
     mail = [p.n for p in points if "/referee/mail/" in p.path]
-    assert mail, points
+    assert len(mail) >= 3, points
     return {
         AFTER_SUBMIT: mail[0] - 1,
-        AFTER_FIRST_MAIL: mail[0],
+        AFTER_RECORD: mail[1],
+        AFTER_FIRST_MAIL: mail[2],
         LAST: points[-1].n,
     }
 
@@ -418,27 +424,30 @@ def resent(outcome: dict[str, Any]) -> int:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_crash_at_three_chosen_points_changes_nothing(world, kind: str) -> None:
-    """Killed after submit, after the first mail, just before the IMAP move; and killed
-    after the first mail, then again while recovering (its 3rd point: the flood counter
-    twice, then the record of the mail in flight, sent a second time)."""
+    """Killed after submit, after the round's record, after the first mail, just before
+    the IMAP move; and killed after the first mail, then again while recovering (its 3rd
+    point: the recovery first finishes the round from its record, sending the mail in
+    flight again (points 1, 2), then the next mail, killed before its record)."""
     make, reference = world
     end, points, move = reference(kind)
     picked = chosen(points)
-    runs = [[picked[AFTER_SUBMIT]], [picked[AFTER_FIRST_MAIL]], [picked[LAST]]]
+    runs = [[picked[AFTER_SUBMIT]], [picked[AFTER_RECORD]], [picked[AFTER_FIRST_MAIL]],
+            [picked[LAST]]]
     runs.append([picked[AFTER_FIRST_MAIL], 3])
     *once, twice = run_points(make, kind, move, runs, end)
     outcomes = {r[0]: o for r, o in zip(runs, once, strict=False)}
     assert not any(o["finished"] for o in once)
     stages = check_recovered(outcomes, end, points)
     assert stages == {
-        BEFORE_MAIL: [picked[AFTER_SUBMIT]],
+        BEFORE_MAIL: [picked[AFTER_SUBMIT], picked[AFTER_RECORD]],
         SOME_MAIL: [picked[AFTER_FIRST_MAIL]],
         BEFORE_MOVE: [picked[LAST]],
     }, stages
     # The mail in flight at the kill arrived twice, under one Message-ID.
     assert resent(outcomes[picked[AFTER_FIRST_MAIL]]) == 1
-    assert [resent(o) for o in (outcomes[picked[AFTER_SUBMIT]], outcomes[picked[LAST]])] == [0, 0]
-    # Two kills, the second while recovering: that mail was in flight both times.
+    quiet = (AFTER_SUBMIT, AFTER_RECORD, LAST)
+    assert [resent(outcomes[picked[k]]) for k in quiet] == [0, 0, 0]
+    # Two kills, the second while recovering: one mail in flight each time.
     check_recovered({picked[AFTER_FIRST_MAIL]: twice}, end, points, crashes=2)
     assert resent(twice) == 2
 
