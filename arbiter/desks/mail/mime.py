@@ -113,8 +113,9 @@ def split(data: bytes, limit: int) -> tuple[Header, bytes]:
     if data.startswith((b"\n", b"\r\n")):
         return Header([]), data[data.index(b"\n") + 1 :]
     found = _END.search(data, 0, limit + 3)
-    if found is None:
-        if len(data) > limit:
+    # The header is its lines up to the blank line, each with its line break.
+    if found is None or found.start() + 1 > limit:
+        if found is not None or len(data) > limit:
             raise Unreadable(f"its header is larger than {limit // 1024} KiB")
         return Header(_fields(data)), b""
     return Header(_fields(data[: found.start()])), data[found.end() :]
