@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import datetime
 import email
+import email.parser
 import email.policy
 import grp
 import imaplib
@@ -691,6 +692,15 @@ class Mailbox:
         """The messages, parsed with ``email.policy.default``, in UID order."""
         return [
             cast(EmailMessage, email.message_from_bytes(raw, policy=email.policy.default))
+            for raw in self.raw_messages(folder)
+        ]
+
+    def headers(self, folder: str = "INBOX") -> list[EmailMessage]:
+        """The messages' headers only, in UID order: safe for hostile mail, whose body
+        the standard library's parser may not survive (2,000 nested parts)."""
+        parser = email.parser.BytesParser(policy=email.policy.default)
+        return [
+            cast(EmailMessage, parser.parsebytes(raw, headersonly=True))
             for raw in self.raw_messages(folder)
         ]
 
