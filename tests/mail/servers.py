@@ -417,7 +417,19 @@ class Dovecot:
                 return self.add_user(name, os.urandom(9).hex())
 
     def has_user(self, name: str) -> bool:
-        return name in self.users
+        return name in self.users or self._read_user(name)
+
+    def _read_user(self, name: str) -> bool:
+        """Learn a user another process added (a benchmark's relay, forked before the
+        users were made) from its passwd file."""
+        if self.root is None or not _USER_NAME.fullmatch(name):
+            return False
+        try:
+            line = (self.root / "passwd.d" / name).read_text()
+        except OSError:
+            return False
+        self.users[name] = line.split(":", 2)[1].removeprefix("{PLAIN}")
+        return True
 
     # ---------------------------------------------------------------- internals
 

@@ -105,6 +105,7 @@ class MailDesk(Chores):
     now: Callable[[], datetime.datetime] = lambda: datetime.datetime.now(datetime.UTC)
     report: Callable[[str], None] = report
     """Where the referee is told of a quarantined mail or a failure (stderr)."""
+    closed: dict[Path, set[int]] = field(default_factory=dict)
 
     @property
     def journal(self) -> Journal:  # type: ignore[override]

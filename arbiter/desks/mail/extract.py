@@ -132,6 +132,10 @@ def _plausible(address: str) -> bool:
 _ROBOT = re.compile(r"mailer-daemon|postmaster|owner-.*|.*-request")
 
 
+# RFC 2369 and RFC 2919 list fields, and a common auto-responder mark.
+_LIST_FIELDS = ("list-id", "list-post", "list-unsubscribe", "x-autoreply")
+
+
 def _automatic(header: mime.Header, sender: str) -> bool:
     """RFC 3834 §2: never answer auto-submitted mail, bounces, lists or bulk mail, nor a
     mail whose return path is null ("<>", a bounce by RFC 5321 §4.5.5)."""
@@ -142,7 +146,7 @@ def _automatic(header: mime.Header, sender: str) -> bool:
     return (
         auto not in ("", "no")
         or precedence in ("bulk", "junk", "list", "auto_reply")
-        or any(header.raw(name) is not None for name in ("list-id", "list-post", "x-autoreply"))
+        or any(header.raw(name) is not None for name in _LIST_FIELDS)
         or (return_path is not None and return_path.replace(b" ", b"") == b"<>")
         or bool(_ROBOT.fullmatch(local))
         or "mailer-daemon" in sender

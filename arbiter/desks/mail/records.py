@@ -56,11 +56,24 @@ class Record:
         self.reply = reply if isinstance(reply, dict) else None
 
     @classmethod
-    def pending(cls, gd: GameDir) -> list[Record]:
-        """The entries of a game whose round was begun and not completed, oldest first."""
+    def pending(cls, gd: GameDir, done: set[int]) -> list[Record]:
+        """The entries of a game whose round was begun and not completed, oldest first.
+
+        ``done`` holds the entries already known complete (a long-running desk looks at
+        every game at every pass: it reads each record once); the complete ones found
+        are added to it.
+        """
         folder = gd.referee / "mail"
-        seqs = sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit()) if folder.is_dir() else []
-        return [record for record in (cls(gd, seq) for seq in seqs) if not record.done]
+        if not folder.is_dir():
+            return []
+        seqs = sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit())
+        pending = []
+        for record in (cls(gd, seq) for seq in seqs if seq not in done):
+            if record.done:
+                done.add(int(record.seq))
+            else:
+                pending.append(record)
+        return pending
 
     def has(self, mid: str) -> bool:
         return mid in self.sent

@@ -40,6 +40,8 @@ class Rounds:
     summary: Any
     journal: Journal
     report: Callable[[str], None]
+    closed: dict[Path, set[int]]
+    """Per game folder, the entries whose round is known complete."""
 
     def _index(self) -> dict[str, Path]:
         raise NotImplementedError
@@ -176,7 +178,7 @@ class Rounds:
             gd = GameDir(folder)
             if not gd.referee.is_dir():
                 continue
-            for record in Record.pending(gd):
+            for record in Record.pending(gd, self.closed.setdefault(folder, set())):
                 if isinstance(record.seq, int):
                     self.guarded(f"game {game}, entry #{record.seq}", self.finish_round, gd, record)
 
