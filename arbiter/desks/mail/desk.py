@@ -106,6 +106,7 @@ class MailDesk(Chores):
     report: Callable[[str], None] = report
     """Where the referee is told of a quarantined mail or a failure (stderr)."""
     closed: dict[Path, set[int]] = field(default_factory=dict)
+    heads: dict[Path, int] = field(default_factory=dict)
 
     @property
     def journal(self) -> Journal:  # type: ignore[override]

@@ -42,6 +42,8 @@ class Rounds:
     report: Callable[[str], None]
     closed: dict[Path, set[int]]
     """Per game folder, the entries whose round is known complete."""
+    heads: dict[Path, int]
+    """Per game folder, the last entry ``_head_round`` looked at."""
 
     def _index(self) -> dict[str, Path]:
         raise NotImplementedError
@@ -178,9 +180,27 @@ class Rounds:
             gd = GameDir(folder)
             if not gd.referee.is_dir():
                 continue
-            for record in Record.pending(gd, self.closed.setdefault(folder, set())):
+            done = self.closed.setdefault(folder, set())
+            for record in Record.pending(gd, done):
                 if isinstance(record.seq, int):
                     self.guarded(f"game {game}, entry #{record.seq}", self.finish_round, gd, record)
+            self.guarded(f"game {game}, its last entry", self._head_round, gd)
+
+    def _head_round(self, gd: GameDir) -> None:
+        """Send the round of the game's last entry if the desk made it (a timeout, a bot
+        seat's move) and died before writing its record: no mail will be read again to
+        start it. Any other entry without a record came from ``arbiter submit``, whose
+        mail is the referee's business."""
+        from arbiter.desks.mail import bots
+
+        state = json.loads(gd.public_state.read_bytes())
+        seq = state["seq"]
+        if not isinstance(seq, int) or self.heads.get(gd.root) == seq or Record(gd, seq).exists:
+            return
+        entry = _chain_entry(gd, seq)
+        if entry["kind"] == "timeout" or (entry["kind"] == "move" and entry["seat"] in bots.load(gd)):
+            self.send_states(gd, Record(gd, seq), seq, entry["summary"])
+        self.heads[gd.root] = seq  # looked at: read the chain again only for a new entry
 
     def guarded(self, what: str, action: Callable[..., None], *args: Any) -> bool:
         """Run ``action``; a failure other than the servers' is reported, not raised."""
