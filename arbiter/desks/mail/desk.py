@@ -174,7 +174,7 @@ class MailDesk(Chores):
             if infrastructure(exc):
                 raise
             self.report(f"mail {uid}: {type(exc).__name__}: {exc}")
-            self._quarantine(mail, "the desk failed while reading it; the referee has been told")
+            self._quarantine(mail, "the desk failed while handling it; the referee has been told")
 
     def _handle(self, mail: Mail) -> None:
         assert self.mailbox is not None
