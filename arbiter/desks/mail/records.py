@@ -64,16 +64,24 @@ class Record:
         are added to it.
         """
         folder = gd.referee / "mail"
-        if not folder.is_dir():
+        try:
+            names = [entry.name for entry in os.scandir(folder)]
+        except (FileNotFoundError, NotADirectoryError):
             return []
-        seqs = sorted(int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit())
+        seqs = sorted(int(name[:-5]) for name in names if name.endswith(".json") and name[:-5].isdigit())
         pending = []
-        for record in (cls(gd, seq) for seq in seqs if seq not in done):
-            if record.done:
-                done.add(int(record.seq))
+        for seq in seqs:
+            if seq in done:
+                continue
+            try:  # a quick look first: nearly every record is complete
+                complete = json.loads((folder / f"{seq}.json").read_bytes()).get("done") is True
+            except (OSError, ValueError, AttributeError):
+                complete = False
+            if complete:
+                done.add(seq)
             else:
-                pending.append(record)
-        return pending
+                pending.append(cls(gd, seq))
+        return [record for record in pending if not record.done]
 
     def has(self, mid: str) -> bool:
         return mid in self.sent
