@@ -1,12 +1,13 @@
 """Exactly once across crashes (issue 11, item 5): the mail desk killed at its write points.
 
 A tally game in progress, two seats with addresses and one observer, each scenario with
-fresh Dovecot users. A player mails a move (or a move and a bad file in one mail). The
-reference is a real ``arbiter mail run --once`` that is not killed. Then, for each write
-point N, a fresh scenario runs the desk with ``ARBITER_FAILPOINT=N`` (SIGKILL there), then
-once more without it, and must end exactly as the reference: the same game folder, the
-same mails in every mailbox (one mail in flight at the kill may arrive twice, with the same
-Message-ID), the player's mail in ``processed``, and ``arbiter verify`` passing.
+fresh Dovecot users. A player mails a move (or a move and a bad file in one mail, or a
+mail that cannot be read: issue 24). The reference is a real ``arbiter mail run --once``
+that is not killed. Then, for each write point N, a fresh scenario runs the desk with
+``ARBITER_FAILPOINT=N`` (SIGKILL there), then once more without it, and must end exactly
+as the reference: the same game folder, the same mails in every mailbox (one mail in
+flight at the kill may arrive twice, with the same Message-ID), the player's mail in
+``processed`` (``quarantine`` for the unreadable one), and ``arbiter verify`` passing.
 
 Message-IDs name their recipient (hashed), and every scenario has its own users, so mails
 are compared across scenarios by what they are: (mailbox, folder, From and To as roles,
@@ -17,8 +18,9 @@ number of copies, and the desk's records (``referee/mail/<entry>.json``,
 Which write point is which comes from a trace: the desk run in this process with
 ``write_point`` replaced by a recorder (the same code path as the subprocess; the
 exhaustive test checks that the subprocess has exactly as many points). The quick test
-kills at three points (after submit, after the first mail, just before the IMAP move) and
-once more while recovering; the exhaustive one (slow: about a minute) at every point.
+kills at four points (after submit, after the entry's record is opened, after the first
+mail, just before the IMAP move) and once more while recovering; the exhaustive one
+(slow: a few minutes) at every point.
 """
 
 from __future__ import annotations
