@@ -32,8 +32,8 @@ def run(
         return
     out.line(
         f"{summary.mails} mails: {summary.files} files, {summary.accepted} accepted, "
-        f"{summary.rejected} refused, {summary.ignored} left unanswered (robots, floods); "
-        f"{summary.sent} mails sent"
+        f"{summary.rejected} refused, {summary.ignored} left unanswered (robots, floods), "
+        f"{summary.quarantined} quarantined (unreadable); {summary.sent} mails sent"
         + (
             f"; {summary.timeouts} timeouts applied, {summary.reminders} reminders, "
             f"{summary.bot_moves} bot moves"

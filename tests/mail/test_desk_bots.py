@@ -39,9 +39,12 @@ def test_the_desk_plays_a_bot_seat(tmp_path: Path, dovecot: Dovecot, smtp_relay:
                             "--key", str(keys["alice"])], capture_output=True, text=True, check=False)
     assert wrong.returncode == 2 and "not the key registered for seat bob" in wrong.stderr
     config = load(desk_config(tmp_path, dovecot, smtp_relay, referee, games))
-    for _ in range(6):  # alice moves by hand, the desk answers for bob each time
+    # Alice moves by hand, the desk answers for bob each time. Until bob has moved: the
+    # deal is random, and alice may have a dozen decisions in a row (a TAILOR task that
+    # returns card after card).
+    for _ in range(60):
         public = load_state(folder / "public" / "state.json")
-        if public["status"] != "playing":
+        if public["status"] != "playing" or _moves(folder, "bob") >= 2:
             break
         if public["prompt"]["seat"] == "alice":
             state = load_state(folder / "players" / "alice" / "state.json")
@@ -55,3 +58,8 @@ def test_the_desk_plays_a_bot_seat(tmp_path: Path, dovecot: Dovecot, smtp_relay:
     titles = [str(m["Subject"]) for m in Mailbox(dovecot, alice.name, alice.password).messages()]
     bob_moves = [e["seq"] for e in chain if e["seat"] == "bob"]
     assert any(f"entry #{bob_moves[-1]} — your files (alice)" in t for t in titles), titles
+
+
+def _moves(folder: Path, seat: str) -> int:
+    chain = [json.loads(line) for line in (folder / "chain.jsonl").read_text().splitlines()]
+    return sum(1 for e in chain if e["kind"] == "move" and e["seat"] == seat)

@@ -1,12 +1,13 @@
 """Exactly once across crashes (issue 11, item 5): the mail desk killed at its write points.
 
 A tally game in progress, two seats with addresses and one observer, each scenario with
-fresh Dovecot users. A player mails a move (or a move and a bad file in one mail). The
-reference is a real ``arbiter mail run --once`` that is not killed. Then, for each write
-point N, a fresh scenario runs the desk with ``ARBITER_FAILPOINT=N`` (SIGKILL there), then
-once more without it, and must end exactly as the reference: the same game folder, the
-same mails in every mailbox (one mail in flight at the kill may arrive twice, with the same
-Message-ID), the player's mail in ``processed``, and ``arbiter verify`` passing.
+fresh Dovecot users. A player mails a move (or a move and a bad file in one mail, or a
+mail that cannot be read: issue 24). The reference is a real ``arbiter mail run --once``
+that is not killed. Then, for each write point N, a fresh scenario runs the desk with
+``ARBITER_FAILPOINT=N`` (SIGKILL there), then once more without it, and must end exactly
+as the reference: the same game folder, the same mails in every mailbox (one mail in
+flight at the kill may arrive twice, with the same Message-ID), the player's mail in
+``processed`` (``quarantine`` for the unreadable one), and ``arbiter verify`` passing.
 
 Message-IDs name their recipient (hashed), and every scenario has its own users, so mails
 are compared across scenarios by what they are: (mailbox, folder, From and To as roles,
@@ -17,8 +18,9 @@ number of copies, and the desk's records (``referee/mail/<entry>.json``,
 Which write point is which comes from a trace: the desk run in this process with
 ``write_point`` replaced by a recorder (the same code path as the subprocess; the
 exhaustive test checks that the subprocess has exactly as many points). The quick test
-kills at three points (after submit, after the first mail, just before the IMAP move) and
-once more while recovering; the exhaustive one (slow: about a minute) at every point.
+kills at four points (after submit, after the entry's record is opened, after the first
+mail, just before the IMAP move) and once more while recovering; the exhaustive one
+(slow: a few minutes) at every point.
 """
 
 from __future__ import annotations
@@ -42,10 +44,11 @@ from helpers.tables import started
 
 from arbiter.core import gamedir
 from arbiter.core.canonical import pretty
-from arbiter.desks.mail import desk as desk_module
+from arbiter.desks.mail import records as records_module
 from arbiter.desks.mail.addresses import store
 from arbiter.desks.mail.config import load
 from arbiter.desks.mail.desk import MailDesk
+from mail.hostile import nested
 from mail.servers import Dovecot, Mailbox, MailUser, SmtpRelay
 from mail.test_desk_game import desk_config
 
@@ -55,6 +58,10 @@ WORKERS = max(2, min(4, os.cpu_count() or 1))
 SEATS = ("alice", "bob")
 MOVE_ID = "<the-move.1@players.test>"
 KINDS = ("move", "move+bad")
+# A mail that cannot be read (issue 24): quarantined with one notice; its write points are
+# the flood counter and the journal of answers, then the IMAP move.
+UNREADABLE = "unreadable"
+DESK_MAILS = {"move": 4, "move+bad": 5, UNREADABLE: 1}
 # What a kill left behind, before the desk ran again.
 BEFORE_COMMIT = "before the chain commit"
 BEFORE_MAIL = "after the commit, before any mail"
@@ -62,6 +69,7 @@ SOME_MAIL = "after some mails"
 BEFORE_MOVE = "every mail sent, before the IMAP move"
 # The quick test's kill points.
 AFTER_SUBMIT = "after submit, before any mail"
+AFTER_RECORD = "after the round's record is opened, before any mail"
 AFTER_FIRST_MAIL = "after the first mail, before it is recorded"
 LAST = "just before the IMAP move"
 
@@ -88,7 +96,7 @@ class Scenario:
 
     def boxes(self) -> Iterable[tuple[str, str]]:
         for role in self.users:
-            folders = ("INBOX", "processed", "rejected") if role == "referee" else ("INBOX",)
+            folders = ("INBOX", "processed", "rejected", "quarantine") if role == "referee" else ("INBOX",)
             for folder in folders:
                 yield role, folder
 
@@ -130,7 +138,11 @@ def make_scenario(
         message.add_attachment(bytes(bad), maintype="application", subtype="json",
                                filename="bad.json")
     with smtplib.SMTP(relay.host, relay.port) as smtp:
-        smtp.send_message(message)
+        if kind == UNREADABLE:  # 2,000 nested parts, from the mover, with the same id
+            raw = nested(users[mover].address, 1).replace(b"<nested.1@corpus.test>", MOVE_ID.encode())
+            smtp.sendmail(users[mover].address, [users["referee"].address], raw)
+        else:
+            smtp.send_message(message)
     return Scenario(name, dovecot, games, folder, config, users, move, chain_length(folder))
 
 
@@ -179,7 +191,7 @@ def mails(s: Scenario) -> dict[Label, list[str]]:
 
     found: dict[Label, list[str]] = {}
     for box, folder in s.boxes():
-        for message in s.mailbox(box).messages(folder):
+        for message in s.mailbox(box).headers(folder):
             label = (box, folder, role(message["From"]), role(message["To"]),
                      str(message["Subject"]), str(message["In-Reply-To"] or ""))
             found.setdefault(label, []).append(str(message["Message-ID"]))
@@ -206,13 +218,16 @@ def folder_bytes(s: Scenario) -> dict[str, bytes]:
 
 
 def records(s: Scenario, ids: dict[str, tuple[str, ...]]) -> dict[str, Any]:
-    """The desk's records, with each Message-ID replaced by what the mail is, and the names
-    in its own folder (``senders.json`` holds times: only its name is compared)."""
+    """The desk's records, with each Message-ID replaced by what the mail is and each
+    address by its role, and the names in its own folder (``senders.json`` holds times:
+    only its name is compared)."""
     out: dict[str, Any] = {}
     mail = s.folder / "referee" / "mail"
     for path in sorted(mail.iterdir()) if mail.is_dir() else []:
         record = json.loads(path.read_bytes())
         record["sent"] = [ids.get(mid, mid) for mid in record["sent"]]
+        if "reply" in record:  # whom the receipt answers: a role, as every address here
+            record["reply"]["to"] = s.roles.get(record["reply"]["to"], record["reply"]["to"])
         out[f"referee/mail/{path.name}"] = record
     desk = s.games / ".mail-desk"
     out[".mail-desk"] = sorted(p.name for p in desk.iterdir()) if desk.is_dir() else []
@@ -268,8 +283,11 @@ def check_like(reference: Ending, got: Ending, crashes: int, what: str) -> int:
     assert got.records == reference.records, f"{what}: the desk's records differ"
     inbox = [label for label in got.found if label[:2] == ("referee", "INBOX")]
     assert inbox == [], f"{what}: the player's mail is still in the referee's INBOX"
-    processed = [label for label in got.found if label[:2] == ("referee", "processed")]
-    assert len(processed) == 1 and got.found[processed[0]] == [MOVE_ID], what
+    # The player's mail was filed once, where the reference filed it (processed, or
+    # quarantine for the unreadable one).
+    filed = [label for label, ids in got.found.items() if MOVE_ID in ids]
+    assert len(filed) == 1 and got.found[filed[0]] == [MOVE_ID], what
+    assert filed[0][:2] in (("referee", "processed"), ("referee", "quarantine")), what
     return resent
 
 
@@ -303,18 +321,20 @@ def trace(s: Scenario) -> list[Point]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(gamedir, "write_point", record)
-        patch.setattr(desk_module, "write_point", record)
+        patch.setattr(records_module, "write_point", record)
         MailDesk(load(s.config)).run(once=True)
     return points
 
 
 def chosen(points: list[Point]) -> dict[str, int]:
-    """The three kill points of the quick test, found in the trace."""
+    """The kill points of the quick test, found in the trace: the entry's record is
+    opened (written, replaced) before the first mail, then written after each mail."""
     mail = [p.n for p in points if "/referee/mail/" in p.path]
-    assert mail, points
+    assert len(mail) >= 3, points
     return {
         AFTER_SUBMIT: mail[0] - 1,
-        AFTER_FIRST_MAIL: mail[0],
+        AFTER_RECORD: mail[1],
+        AFTER_FIRST_MAIL: mail[2],
         LAST: points[-1].n,
     }
 
@@ -372,7 +392,7 @@ def world(tmp_path: Path, dovecot: Dovecot, smtp_relay: SmtpRelay, new_user):
         assert result.returncode == 0, show(result)
         end = ending(ref)
         assert end.verify.returncode == 0, show(end.verify)
-        assert desk_mails(end.found) == 4 + (kind == "move+bad"), end.found
+        assert desk_mails(end.found) == DESK_MAILS[kind], end.found
         traced = make(f"trace-{kind}", kind)
         points = trace(traced)
         # The trace ran the same code: it ended as the reference did.
@@ -418,33 +438,36 @@ def resent(outcome: dict[str, Any]) -> int:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_crash_at_three_chosen_points_changes_nothing(world, kind: str) -> None:
-    """Killed after submit, after the first mail, just before the IMAP move; and killed
-    after the first mail, then again while recovering (its 3rd point: the flood counter
-    twice, then the record of the mail in flight, sent a second time)."""
+    """Killed after submit, after the round's record, after the first mail, just before
+    the IMAP move; and killed after the first mail, then again while recovering (its 3rd
+    point: the recovery first finishes the round from its record, sending the mail in
+    flight again (points 1, 2), then the next mail, killed before its record)."""
     make, reference = world
     end, points, move = reference(kind)
     picked = chosen(points)
-    runs = [[picked[AFTER_SUBMIT]], [picked[AFTER_FIRST_MAIL]], [picked[LAST]]]
+    runs = [[picked[AFTER_SUBMIT]], [picked[AFTER_RECORD]], [picked[AFTER_FIRST_MAIL]],
+            [picked[LAST]]]
     runs.append([picked[AFTER_FIRST_MAIL], 3])
     *once, twice = run_points(make, kind, move, runs, end)
     outcomes = {r[0]: o for r, o in zip(runs, once, strict=False)}
     assert not any(o["finished"] for o in once)
     stages = check_recovered(outcomes, end, points)
     assert stages == {
-        BEFORE_MAIL: [picked[AFTER_SUBMIT]],
+        BEFORE_MAIL: [picked[AFTER_SUBMIT], picked[AFTER_RECORD]],
         SOME_MAIL: [picked[AFTER_FIRST_MAIL]],
         BEFORE_MOVE: [picked[LAST]],
     }, stages
     # The mail in flight at the kill arrived twice, under one Message-ID.
     assert resent(outcomes[picked[AFTER_FIRST_MAIL]]) == 1
-    assert [resent(o) for o in (outcomes[picked[AFTER_SUBMIT]], outcomes[picked[LAST]])] == [0, 0]
-    # Two kills, the second while recovering: that mail was in flight both times.
+    quiet = (AFTER_SUBMIT, AFTER_RECORD, LAST)
+    assert [resent(outcomes[picked[k]]) for k in quiet] == [0, 0, 0]
+    # Two kills, the second while recovering: one mail in flight each time.
     check_recovered({picked[AFTER_FIRST_MAIL]: twice}, end, points, crashes=2)
     assert resent(twice) == 2
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", [*KINDS, UNREADABLE])
 def test_a_crash_at_every_write_point_changes_nothing(world, kind: str) -> None:
     make, reference = world
     end, points, move = reference(kind)
@@ -462,7 +485,13 @@ def test_a_crash_at_every_write_point_changes_nothing(world, kind: str) -> None:
     assert killed == list(range(1, len(points) + 1)), (killed, [str(p) for p in points])
     assert finished[0] == len(points) + 1
     stages = check_recovered(outcomes, end, points)
-    assert set(stages) == {BEFORE_COMMIT, BEFORE_MAIL, SOME_MAIL, BEFORE_MOVE}, stages
+    if kind == UNREADABLE:  # the game is never touched; the notice, its record, the move
+        where = [(p.path, p.where) for p in points]
+        assert where[-2:] == [(".mail-desk/answered.txt", "answer sent, to append"),
+                              (".mail-desk/answered.txt", "appended")], where
+        assert set(stages) == {BEFORE_COMMIT}, stages
+    else:
+        assert set(stages) == {BEFORE_COMMIT, BEFORE_MAIL, SOME_MAIL, BEFORE_MOVE}, stages
     # A mail sent twice is one that was in flight: sent, its record not yet replaced.
     for k in killed:
         if resent(outcomes[k]):

@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from helpers.tables import make_keys
 
+from arbiter.core import gamedir
 from arbiter.core.referee import new_game
+from arbiter.desks.mail import records
 from arbiter.desks.mail.addresses import store
 from arbiter.desks.mail.config import load
 from arbiter.desks.mail.desk import MailDesk
@@ -64,3 +70,54 @@ def test_reminders_then_a_timeout_by_mail(tmp_path: Path, dovecot: Dovecot,
         assert any(t.startswith(f"[arbiter] clock: entry #{last['seq']} — your files") for t in titles), titles
     again = desk_at(73.5)
     assert again.summary.timeouts == 0 and again.summary.sent == 0
+
+
+def test_a_timeout_whose_desk_died_before_its_first_mail_is_announced_once(
+    tmp_path: Path, dovecot: Dovecot, smtp_relay: SmtpRelay, new_user
+) -> None:
+    """Issue 24, item 4: the desk applies a timeout and is killed (SIGKILL) right after
+    the chain commit, before the entry's record and its first mail. No mail will be read
+    again to start that round: the next run finds the game's last entry, a timeout with
+    no record, and sends everyone their files, once."""
+
+    def game(name: str) -> tuple[Path, dict[str, object]]:
+        base = tmp_path / name
+        games = base / "games"
+        games.mkdir(parents=True)
+        keys = make_keys(base / "keys", ["alice", "bob", "carol"])
+        folder = games / "late"
+        new_game(folder, "motcoin", [(s, f"{keys[s]}.pub") for s in keys], {}, game_id="late",
+                 join=False, created="2020-01-01T00:00:00Z", deadline=86400, on_timeout="bot")
+        users = {seat: new_user(seat) for seat in keys}
+        for seat, user in users.items():
+            store(folder, seat, user.address)
+        return desk_config(base, dovecot, smtp_relay, new_user("referee"), games), users
+
+    traced, _ = game("traced")
+    points: list[str] = []
+
+    def note() -> None:
+        points.append(str(sys._getframe(1).f_locals["path"]))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(gamedir, "write_point", note)
+        patch.setattr(records, "write_point", note)
+        assert MailDesk(load(traced)).run(once=True).timeouts == 1
+    record = next(n for n, path in enumerate(points, 1) if "/referee/mail/" in path)
+    config, users = game("killed")
+    folder = config.parent / "games" / "late"
+    env = {**os.environ, "ARBITER_FAILPOINT": str(record - 1)}
+    command = [sys.executable, "-m", "arbiter", "mail", "run", "--config", str(config), "--once"]
+    killed = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert killed.returncode == -9, killed.stderr
+    last = json.loads((folder / "chain.jsonl").read_text().splitlines()[-1])
+    assert last["kind"] == "timeout" and not (folder / "referee" / "mail").exists()
+    boxes = {seat: Mailbox(dovecot, user) for seat, user in users.items()}
+    assert all(box.count() == 0 for box in boxes.values())
+    env.pop("ARBITER_FAILPOINT")
+    for _ in range(2):  # the second run sends nothing more
+        again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
+        assert again.returncode == 0, again.stderr
+    for seat, box in boxes.items():
+        titles = [str(m["Subject"]) for m in box.messages()]
+        assert titles == [f"[arbiter] late: entry #{last['seq']} — your files ({seat})"], titles

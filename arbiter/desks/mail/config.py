@@ -10,6 +10,7 @@
     mailbox = "INBOX"
     processed = "processed"
     rejected = "rejected"
+    quarantine = "quarantine"       # mail that cannot be read; created if missing
 
     [smtp]
     host = "smtp.example.org"
@@ -63,6 +64,7 @@ class Imap(Server):
     mailbox: str = "INBOX"
     processed: str = "processed"
     rejected: str = "rejected"
+    quarantine: str = "quarantine"
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ def load(path: Path) -> Config:
     imap_raw = _section(raw, "imap")
     smtp_raw = _section(raw, "smtp")
     desk_raw = _section(raw, "desk")
-    _only(imap_raw, "imap.", {*_SERVER_KEYS, "mailbox", "processed", "rejected"})
+    _only(imap_raw, "imap.", {*_SERVER_KEYS, "mailbox", "processed", "rejected", "quarantine"})
     _only(desk_raw, "desk.", {"games", "poll_seconds", "observers", "max_per_sender"})
     where = shown(path)
     imap = Imap(
@@ -131,6 +133,7 @@ def load(path: Path) -> Config:
         mailbox=_text(imap_raw, "imap.mailbox", None) or "INBOX",
         processed=_text(imap_raw, "imap.processed", None) or "processed",
         rejected=_text(imap_raw, "imap.rejected", None) or "rejected",
+        quarantine=_text(imap_raw, "imap.quarantine", None) or "quarantine",
     )
     smtp = _smtp(smtp_raw, base)
     games = _text(desk_raw, "desk.games", None)

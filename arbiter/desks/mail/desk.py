@@ -2,19 +2,27 @@
 
 A loop around ``core.referee.submit``, nothing more. For each mail:
 
-1. robots (auto-replies, bounces, lists) and the desk's own mail are moved to the
+1. a mail that cannot be read within the reader's bounds (``mime``: size, header sizes,
+   depth, parts, boundaries, charsets, time) goes to the quarantine folder, with one plain
+   answer when its sender is plausible and it is not an automatic mail;
+2. robots (auto-replies, bounces, lists) and the desk's own mail are moved to the
    rejected folder unanswered: no mail loops;
-2. the signed files in it are routed by their ``game`` id to the game folders under
+3. the signed files in it are routed by their ``game`` id to the game folders under
    ``[desk] games`` and judged in order, each exactly as ``arbiter submit`` does;
-3. each file is answered: a receipt (entry, chain head, the referee's receipt file) or
+4. each file is answered: a receipt (entry, chain head, the referee's receipt file) or
    the one-line rejection; after an accepted file every seat with an address gets its own
-   state file and log, observers the public ones;
-4. the mail is moved to ``processed`` (something was accepted) or ``rejected``.
+   state file and log, observers the public ones (``rounds``);
+5. the mail is moved to ``processed`` (something was accepted) or ``rejected``.
+
+One mail never stops the desk: any failure while one mail is handled, other than the
+servers' own, puts that mail in quarantine and the desk goes on with the next; a round
+of mail cut short is finished from its record (``Rounds.finish_rounds``).
 
 Exactly once across crashes: a file accepted before a crash comes back as a duplicate
 (exit 9) that names its entry, and the entry's round of mail is completed from the record
 in ``referee/mail/<entry>.json`` of ids already sent. Answers that belong to no entry
-(rejections) are recorded in the desk's own ``.mail-desk/`` folder under the games root.
+(rejections, quarantine notices) are recorded in the desk's own ``.mail-desk/`` folder
+under the games root (``records``).
 """
 
 from __future__ import annotations
@@ -22,7 +30,6 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-import os
 import signal
 import threading
 from collections.abc import Callable
@@ -30,15 +37,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arbiter.core.canonical import parse_strict, pretty
 from arbiter.core.errors import ArbiterError, Duplicate, NotReady
-from arbiter.core.gamedir import GameDir, ensure_dir, write_point
+from arbiter.core.gamedir import GameDir
 from arbiter.core.referee import Accepted, submit
-from arbiter.desks.mail import addresses, compose, extract
+from arbiter.desks.mail import compose, extract
+from arbiter.desks.mail.chores import Chores
 from arbiter.desks.mail.config import Config
-from arbiter.desks.mail.transport import Mailbox, Outbox
+from arbiter.desks.mail.records import Journal, Record
+from arbiter.desks.mail.rounds import infrastructure, report
+from arbiter.desks.mail.transport import Mailbox, Outbox, TransportError
 
-SENT_FORMAT = "arbiter.mail-sent/1"
+READ_SECONDS = 10.0
+"""Time to read one mail; the reader's size bounds keep real mail far below it."""
 
 
 @dataclass
@@ -51,13 +61,10 @@ class Summary:
     rejected: int = 0
     sent: int = 0
     ignored: int = 0
+    quarantined: int = 0
     timeouts: int = 0
     reminders: int = 0
     bot_moves: int = 0
-
-
-# Bot moves in one go for one game (a game of bots only ends long before this).
-MAX_BOT_MOVES = 2000
 
 
 @dataclass
@@ -72,7 +79,20 @@ class Outcome:
 
 
 @dataclass
-class MailDesk:
+class Mail:
+    """The mail being handled, as far as it got (for the quarantine if it fails)."""
+
+    uid: int
+    raw: bytes = b""
+    letter: extract.Letter | None = None
+    key: str = ""
+    entry: int | None = None
+    """The chain entry of the file being handled, once it has one (its round is then
+    the answer, finished from its record whatever happens to the mail)."""
+
+
+@dataclass
+class MailDesk(Chores):
     """The desk: a mailbox, an outbox and the games root."""
 
     config: Config
@@ -83,6 +103,14 @@ class MailDesk:
     games: dict[str, Path] = field(default_factory=dict)
     """Game id -> folder under the games root (``_folder``)."""
     now: Callable[[], datetime.datetime] = lambda: datetime.datetime.now(datetime.UTC)
+    report: Callable[[str], None] = report
+    """Where the referee is told of a quarantined mail or a failure (stderr)."""
+    closed: dict[Path, set[int]] = field(default_factory=dict)
+    heads: dict[Path, int] = field(default_factory=dict)
+
+    @property
+    def journal(self) -> Journal:  # type: ignore[override]
+        return Journal(self.config.desk.games)
 
     # -- the loop ------------------------------------------------------------------------
     def run(self, once: bool = False) -> Summary:
@@ -98,6 +126,7 @@ class MailDesk:
             self.outbox = self.outbox or Outbox(self.config.smtp)
             while True:
                 self.announce_reveals()
+                self.finish_rounds()
                 self.check_deadlines()
                 self.play_bots()
                 for uid in self.mailbox.waiting():
@@ -122,58 +151,121 @@ class MailDesk:
     def _stop(self, signum: int, frame: Any) -> None:
         self.stopping = True
 
+    def stamp(self) -> str:
+        """The desk's clock as the referee records it (UTC, to the second)."""
+        return self.now().astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def _hour(self) -> tuple[str, str]:
+        """Now and an hour ago, as the flood guard compares them."""
+        now = self.now()
+        return now.isoformat(), (now - datetime.timedelta(hours=1)).isoformat()
+
     # -- one mail ------------------------------------------------------------------------
     def handle(self, uid: int) -> None:
-        """Judge and answer one mail, then move it out of the mailbox."""
-        assert self.mailbox is not None
+        """Judge and answer one mail, then move it out of the mailbox; never raise for
+        what the mail holds (only the servers' failures stop the desk)."""
         self.summary.mails += 1
-        size = self.mailbox.size(uid)
+        mail = Mail(uid)
+        try:
+            self._handle(mail)
+        except TransportError:
+            raise  # the server, not the mail: the mail waits for the next run
+        except Exception as exc:  # whatever the mail did, it alone pays
+            if infrastructure(exc):
+                raise
+            self.report(f"mail {uid}: {type(exc).__name__}: {exc}")
+            self._quarantine(mail, "the desk failed while handling it; the referee has been told")
+
+    def _handle(self, mail: Mail) -> None:
+        assert self.mailbox is not None
+        size = self.mailbox.size(mail.uid)
         too_big = size > extract.MAX_MESSAGE
-        raw = self.mailbox.fetch(uid, headers_only=too_big)
-        letter = extract.read(raw)
-        if too_big and letter.problem is None:
-            letter.problem = (
-                f"the mail is larger than {extract.MAX_MESSAGE // (1024 * 1024)} MiB: "
-                "send only the move file"
-            )
-        key = letter.message_id or "sha256:" + hashlib.sha256(raw).hexdigest()
+        mail.raw = self.mailbox.fetch(mail.uid, limit=extract.HEAD if too_big else None)
+        mail.key = "sha256:" + hashlib.sha256(mail.raw).hexdigest()
+        deadline = self.now() + datetime.timedelta(seconds=READ_SECONDS)
+        mail.letter = letter = extract.read(mail.raw, size=size, expired=lambda: self.now() > deadline)
+        mail.key = letter.message_id or mail.key
+        if letter.unreadable is not None:
+            self._quarantine(mail, letter.unreadable)
+            return
         own = letter.sender and letter.sender == self.config.smtp.address
         if letter.automatic or own or not letter.sender:
             self.summary.ignored += 1
-            self.mailbox.move(uid, self.config.imap.rejected)
+            self.mailbox.move(mail.uid, self.config.imap.rejected)
             return
         if letter.problem is None and not letter.files:
             letter.problem = (
                 "this mail holds no arbiter file: nothing to judge. Attach the move file "
                 "that `arbiter move` wrote (or paste it as the whole text of the mail)"
             )
-        if letter.problem is None and not self._allowed(letter.sender, len(letter.files)):
+        if letter.problem is None and not self.journal.allowed(
+            letter.sender, mail.key, len(letter.files), self.config.desk.max_per_sender, *self._hour()
+        ):
             limit = self.config.desk.max_per_sender
             letter.problem = (
                 f"more than {limit} files from {letter.sender} within an hour: "
                 "wait a while, then send the move again"
             )
-            if self._warned(letter.sender):
+            if self.journal.warned(letter.sender, *self._hour()):
                 self.summary.ignored += 1
-                self.mailbox.move(uid, self.config.imap.rejected)
+                self.mailbox.move(mail.uid, self.config.imap.rejected)
                 return
         if letter.problem is not None:
-            self._answer(key, letter, "problem", letter.problem, None)
-            self.mailbox.move(uid, self.config.imap.rejected)
+            self._answer(mail.key, letter, "problem", letter.problem, None)
+            self.mailbox.move(mail.uid, self.config.imap.rejected)
             return
-        accepted = False
+        accepted = failed = False
         for index, found in enumerate(letter.files):
-            outcome = self._judge(found)
-            self.summary.files += 1
-            if outcome.accepted is not None or outcome.entry is not None:
-                accepted = True
-                fresh = outcome.accepted is not None
-                self._round(key, letter, outcome, [key, index], fresh=fresh)
-            else:
-                self.summary.rejected += 1
-                assert outcome.error is not None
-                self._answer(key, letter, f"file{index}", _rejection(outcome), outcome.game)
-        self.mailbox.move(uid, self.config.imap.processed if accepted else self.config.imap.rejected)
+            mail.entry = None
+            try:
+                accepted |= self._file(mail, index, found)
+            except TransportError:
+                raise
+            except Exception as exc:  # one file's failure: the next file goes on
+                if infrastructure(exc):
+                    raise
+                failed = True
+                self.report(f"mail {mail.uid}, {found.name}: {type(exc).__name__}: {exc}")
+                if mail.entry is None:  # not in the chain: say so, without the details
+                    text = (
+                        f"{found.name} was not judged: the desk failed while judging it and "
+                        "the referee has been told. It was not accepted; send it again later."
+                    )
+                    self._answer(mail.key, letter, f"file{index}", text, found.game)
+        if failed:
+            self.summary.quarantined += 1
+            self.mailbox.move(mail.uid, self.config.imap.quarantine)
+            return
+        self.mailbox.move(mail.uid, self.config.imap.processed if accepted else self.config.imap.rejected)
+
+    def _file(self, mail: Mail, index: int, found: extract.Found) -> bool:
+        """Judge one file and answer it; return whether it is in the chain."""
+        assert mail.letter is not None
+        letter = mail.letter
+        outcome = self._judge(found)
+        self.summary.files += 1
+        seq = outcome.accepted.seq if outcome.accepted is not None else outcome.entry
+        if seq is None:
+            self.summary.rejected += 1
+            self._answer(mail.key, letter, f"file{index}", _rejection(outcome), outcome.game)
+            return False
+        mail.entry = seq
+        folder = self._folder(outcome.game or "")
+        assert folder is not None
+        gd = GameDir(folder)
+        record = Record(gd, seq)
+        origin = [mail.key, index]
+        reply = {"to": letter.sender, "name": found.name, "in_reply_to": letter.message_id or None}
+        if outcome.accepted is not None or not record.exists:
+            # Fresh, or accepted just before a crash that came before its record: this
+            # mail's round. The record is written before any mail goes out.
+            record.open(origin, reply)
+            self.finish_round(gd, record)
+        elif record.origin == origin:
+            self.finish_round(gd, record)  # this very file, read again after a crash
+        else:
+            self.finish_round(gd, record, copy=reply)  # a copy: the same receipt, once
+        return True
 
     def _judge(self, found: extract.Found) -> Outcome:
         outcome = Outcome(found.name, found.game)
@@ -194,6 +286,44 @@ class MailDesk:
         except ArbiterError as exc:
             outcome.error = exc
         return outcome
+
+    def _quarantine(self, mail: Mail, reason: str) -> None:
+        """Move a mail that cannot be read (or whose handling failed) to the quarantine
+        folder, answering its sender once when it may be answered.
+
+        The answer speaks of the mail only (its structure, its size), never of a game:
+        the mail could not be read, so nothing in it was judged. A mail that already
+        gave a file a chain entry gets no such answer: that entry's receipt is its answer.
+        """
+        assert self.mailbox is not None
+        letter = mail.letter
+        if letter is None:
+            letter = self._envelope(mail)
+        own = letter is not None and letter.sender == self.config.smtp.address
+        self.report(f"mail {mail.uid} quarantined: {reason}")
+        if letter is not None and letter.answerable and not own and mail.entry is None:
+            key = mail.key or "sha256:" + hashlib.sha256(mail.raw).hexdigest()
+            text = (
+                f"Your mail could not be read, so nothing in it was judged: {reason}.\n"
+                "It is kept aside for the referee. To play, send the move file that "
+                "`arbiter move` wrote as the only attachment of a plain mail (or paste it as "
+                "the whole text of the mail)."
+            )
+            self.guarded(f"mail {mail.uid}, quarantine notice", self._notice, key, letter, text)
+        self.summary.quarantined += 1
+        self.mailbox.move(mail.uid, self.config.imap.quarantine)
+
+    def _envelope(self, mail: Mail) -> extract.Letter | None:
+        try:
+            return extract.envelope(mail.raw)
+        except Exception:  # then nobody is answered
+            return None
+
+    def _notice(self, key: str, letter: extract.Letter, text: str) -> None:
+        now, hour = self._hour()
+        # A flood of unreadable mail (perhaps with a forged sender) gets no flood of answers.
+        if self.journal.allowed(letter.sender, key, 1, self.config.desk.max_per_sender, now, hour):
+            self._answer(key, letter, "quarantine", text, None)
 
     def _folder(self, game: str) -> Path | None:
         """Return the folder under the games root whose game.json names ``game``.
@@ -224,7 +354,7 @@ class MailDesk:
         """Send one answer to the mail's sender, once (recorded in the desk's journal)."""
         sender = self.config.smtp.sender
         mid = compose.message_id(sender, game or "desk", key, purpose, letter.sender)
-        if mid in self._journal():
+        if mid in self.journal.answered():
             return
         subject = f"Re: {letter.subject}" if letter.subject else "your mail"
         mail = compose.letter(
@@ -237,392 +367,7 @@ class MailDesk:
             references=[*letter.references, letter.message_id] if letter.message_id else None,
         )
         self._send(mail, [letter.sender])
-        self._journal_add(mid)
-
-    def _round(
-        self, key: str, letter: extract.Letter, outcome: Outcome, origin: list[Any], fresh: bool
-    ) -> None:
-        """Send everything an accepted entry calls for, skipping what was already sent.
-
-        ``origin`` (the mail's key, the file's index in it) names the file whose round it is:
-        the same file read again after a crash finishes the round and tells nobody it was a
-        duplicate; another mail with it is told, once."""
-        folder = self._folder(outcome.game or "")
-        assert folder is not None
-        gd = GameDir(folder)
-        seq = outcome.accepted.seq if outcome.accepted is not None else outcome.entry
-        assert seq is not None
-        record = _Record(gd, seq)
-        if record.origin is None and not record.done:
-            record.origin = origin
-        sender = self.config.smtp.sender
-        state = json.loads(gd.public_state.read_bytes())
-        chain = _chain_entry(gd, seq)
-        game = state["game"]
-        known = addresses.load(gd)
-        thread = compose.game_thread(sender, game)
-        seat = chain["seat"]
-        # The receipt: to whoever sent the file, and to the seat's own address.
-        receivers = [letter.sender]
-        if known.get(seat) and known[seat].lower() != letter.sender:
-            receivers.append(known[seat])
-        receipt = gd.receipt(seq)
-        summary = chain["summary"]
-        for to in receivers:
-            mid = compose.message_id(sender, game, seq, "receipt", to.lower())
-            if record.has(mid):
-                continue
-            body = (
-                f"{outcome.name} was accepted as entry #{seq} of game {game} "
-                f"({chain['kind']} by {seat}).\nChain head: {chain['hash']}\n\n"
-                + "\n".join(f"  {line}" for line in summary)
-                + "\n\nKeep the attached receipt: `arbiter verify GAME --receipt FILE` "
-                "proves the referee accepted this file.\n"
-            )
-            files = []
-            if receipt.is_file():
-                files.append(
-                    compose.attach(receipt, f"receipt-{game}-{seq}.json", "application/json")
-                )
-            # The sender's copy answers their mail; the seat's copy starts from the game.
-            reply = to == letter.sender and bool(letter.message_id)
-            mail = compose.letter(
-                sender,
-                to,
-                f"{game}: accepted as entry #{seq}",
-                body,
-                mid,
-                in_reply_to=letter.message_id if reply else None,
-                references=[thread, letter.message_id] if reply else [thread],
-                attachments=files,
-            )
-            self._send(mail, [to])
-            record.add(mid)
-        again = record.origin == origin  # this very file, read again after a crash
-        if not fresh and outcome.accepted is None and record.has_round() and not again:
-            # A duplicate from a mail already answered: tell the sender, once.
-            self._answer(key, letter, "duplicate", _rejection(outcome), game)
-        # Every seat with an address: its own files, the new public lines.
-        if state["seq"] != seq:
-            record.close_round()  # a later entry's round supersedes this one's state mail
-            return
-        self._send_states(gd, record, seq, summary)
-
-    def _send_states(self, gd: GameDir, record: _Record, seq: int, summary: list[str]) -> None:
-        """Send each seat with an address its files at entry ``seq``, and the observers
-        the public ones; then close the entry's round."""
-        sender = self.config.smtp.sender
-        state = json.loads(gd.public_state.read_bytes())
-        game = state["game"]
-        known = addresses.load(gd)
-        thread = compose.game_thread(sender, game)
-        over = state["status"] == "over"
-        result = _result_section(gd.public_log) if over else ""
-        waiting = ", ".join(state["waiting_for"]) or "nobody"
-        for seat_name in state["seats"]:
-            address = known.get(seat_name)
-            if not address:
-                continue
-            mid = compose.message_id(sender, game, seq, "state", seat_name, address.lower())
-            if record.has(mid):
-                continue
-            body = (
-                f"Game {game}, entry #{seq}:\n"
-                + "\n".join(f"  {line}" for line in summary)
-                + (f"\n\n{result}\n" if result else f"\n\nWaiting for {waiting}.\n")
-                + ("" if over else "\n" + compose.usage(self.config.smtp.address) + "\n")
-            )
-            files = [
-                compose.attach(gd.seat_state(seat_name), "state.json", "application/json"),
-                compose.attach(gd.seat_log(seat_name), "log.md", "text/markdown"),
-            ]
-            title = f"{game}: {'game over' if over else f'entry #{seq}'} — your files ({seat_name})"
-            mail = compose.letter(
-                sender, address, title, body, mid, references=[thread], attachments=files
-            )
-            self._send(mail, [address])
-            record.add(mid)
-        for to in self.config.desk.observers:
-            mid = compose.message_id(sender, game, seq, "observer", to.lower())
-            if record.has(mid):
-                continue
-            body = (
-                f"Game {game}, entry #{seq}:\n" + "\n".join(f"  {line}" for line in summary)
-                + (f"\n\n{result}\n" if result else "\n")
-            )
-            files = [
-                compose.attach(gd.public_state, "state.json", "application/json"),
-                compose.attach(gd.public_log, "log.md", "text/markdown"),
-            ]
-            mail = compose.letter(
-                sender, to, f"{game}: entry #{seq} (public)", body, mid,
-                references=[thread], attachments=files,
-            )
-            self._send(mail, [to])
-            record.add(mid)
-        record.close_round()
-
-    # -- deadlines -------------------------------------------------------------------------
-    def stamp(self) -> str:
-        """The desk's clock as the referee records it (UTC, to the second)."""
-        return self.now().astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-    def check_deadlines(self) -> None:
-        """For each game with deadlines: apply the timeout policy once the waiting seat's
-        grace has run out (and send everyone the new entry), else remind that seat once at
-        half time and once when its grace starts (docs/tournaments.md)."""
-        from arbiter.core.deadlines import terms_of
-        from arbiter.core.referee import timeout
-
-        stamp = self.stamp()
-        for game, folder in sorted(self._index().items()):
-            gd = GameDir(folder)
-            try:
-                manifest = json.loads(gd.manifest.read_bytes())
-                terms = terms_of(manifest)
-            except (ValueError, OSError, KeyError, TypeError, AttributeError):
-                continue
-            if terms is None or gd.reveal_record.is_file() or not gd.referee.is_dir():
-                continue
-            try:
-                waiting = timeout(folder, stamp)
-            except ArbiterError:
-                continue  # not started, or over: no clock runs
-            done = waiting.timed_out
-            if done is not None:
-                self.summary.timeouts += 1
-                self._send_states(gd, _Record(gd, done.seq), done.seq, done.summary)
-                continue
-            state = json.loads(gd.public_state.read_bytes())
-            for label, when in (("half", terms.half(waiting.since)), ("grace", waiting.due)):
-                if stamp >= when:
-                    self._remind(gd, game, state["seq"], waiting, label)
-
-    def play_bots(self) -> None:
-        """Let the bot seats of every game move while the game waits for one of them: each
-        decides from its own state file, signs with its seat's key, and the entry's round
-        goes out like a player's (docs/bots.md)."""
-        from arbiter.bots.levels import bot_rng, decide
-        from arbiter.core.canonical import pretty as pretty_json
-        from arbiter.core.player import load_state, make_move
-        from arbiter.core.registry import get
-        from arbiter.desks.mail import bots
-
-        for _game, folder in sorted(self._index().items()):
-            gd = GameDir(folder)
-            if not gd.referee.is_dir() or gd.reveal_record.is_file():
-                continue
-            try:
-                seats = bots.load(gd)
-            except ArbiterError:
-                continue
-            for _ in range(MAX_BOT_MOVES if seats else 0):
-                public = load_state(gd.public_state)
-                prompt = public["prompt"]
-                if public["status"] != "playing" or prompt is None or prompt["seat"] not in seats:
-                    break
-                bot = seats[prompt["seat"]]
-                state = load_state(gd.seat_state(prompt["seat"]))
-                engine = get(state["engine"]["name"])
-                actions = decide(engine, state, bot.level, bot_rng(bot.seed, state))
-                move = make_move(state, bot.key, actions)
-                try:
-                    done = submit(folder, pretty_json(move), f"bot-{prompt['seat']}.json", now=self.stamp())
-                except ArbiterError:
-                    break  # a bot's file refused: leave the seat to the clock and the referee
-                self.summary.bot_moves += 1
-                self._send_states(gd, _Record(gd, done.seq), done.seq, done.summary)
-
-    def _remind(self, gd: GameDir, game: str, seq: int, waiting: Any, label: str) -> None:
-        """Send the waiting seat one reminder of ``label`` for the head ``seq``."""
-        address = addresses.load(gd).get(waiting.seat)
-        if not address:
-            return
-        sender = self.config.smtp.sender
-        mid = compose.message_id(sender, game, seq, f"reminder-{label}", address.lower())
-        if mid in self._journal():
-            return
-        grace = f", then a grace period until {waiting.final}" if waiting.final != waiting.due else ""
-        lead = "Half your time is gone" if label == "half" else "Your time is up; the grace period runs"
-        body = (
-            f"{lead}: game {game} waits for your decision ({waiting.seat}) since entry #{seq}.\n"
-            f"Deadline: {waiting.due}{grace}. After that the referee applies the game's "
-            f"timeout policy: {waiting.policy}.\n\n"
-            + compose.usage(self.config.smtp.address) + "\n"
-        )
-        mail = compose.letter(
-            sender, address, f"{game}: reminder — your decision is due {waiting.due}", body, mid,
-            references=[compose.game_thread(sender, game)],
-        )
-        self._send(mail, [address])
-        self._journal_add(mid)
-        self.summary.reminders += 1
-
-    def announce_reveals(self) -> None:
-        """Tell every seat and observer once that a game was revealed (`arbiter reveal`)."""
-        root = self.config.desk.games
-        if not root.is_dir():
-            raise NotReady(f"desk.games {root} is not a folder: create it or fix the config")
-        sender = self.config.smtp.sender
-        for folder in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()):
-            gd = GameDir(folder)
-            if not gd.reveal_record.is_file() or not gd.referee.is_dir():
-                continue
-            record = _Record(gd, "reveal")
-            if record.done:
-                continue
-            reveal = json.loads(gd.reveal_record.read_bytes())
-            game = reveal["game"]
-            forced = " before the end (forced)" if reveal["forced"] else ""
-            body = (
-                f"The referee revealed game {game}{forced}: the secret and every signed file are "
-                "published under reveal/.\nAnyone can now replay the whole game and check every "
-                "byte: `arbiter verify GAME`.\n"
-            )
-            result = _result_section(gd.public_log)
-            body += f"\n{result}\n" if result else ""
-            for to in [*addresses.load(gd).values(), *self.config.desk.observers]:
-                mid = compose.message_id(sender, game, "reveal", to.lower())
-                if record.has(mid):
-                    continue
-                mail = compose.letter(
-                    sender, to, f"{game}: revealed", body, mid,
-                    references=[compose.game_thread(sender, game)],
-                    attachments=[compose.attach(gd.reveal_record, "reveal.json", "application/json")],
-                )
-                self._send(mail, [to])
-                record.add(mid)
-            record.close_round()
-
-    def _send(self, mail: Any, recipients: list[str]) -> None:
-        assert self.outbox is not None
-        self.outbox.send(mail, recipients)
-        self.summary.sent += 1
-
-    # -- the desk's own records ----------------------------------------------------------
-    @property
-    def _state_dir(self) -> Path:
-        return self.config.desk.games / ".mail-desk"
-
-    def _journal(self) -> set[str]:
-        path = self._state_dir / "answered.txt"
-        try:
-            return set(path.read_text(encoding="ascii").split())
-        except FileNotFoundError:
-            return set()
-
-    def _journal_add(self, mid: str) -> None:
-        path = self._state_dir / "answered.txt"
-        write_point()  # the answer is sent, not recorded yet
-        ensure_dir(self._state_dir, 0o700)
-        with open(path, "a", encoding="ascii") as handle:
-            handle.write(mid + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        write_point()  # recorded, the mail not moved yet
-
-    def _allowed(self, sender: str, files: int) -> bool:
-        """Count ``files`` for ``sender``; return whether they stay within the hourly limit."""
-        path = self._state_dir / "senders.json"
-        try:
-            counts = json.loads(path.read_bytes())
-        except (FileNotFoundError, ValueError):
-            counts = {}
-        now = self.now()
-        hour = (now - datetime.timedelta(hours=1)).isoformat()
-        recent = [t for t in counts.get(sender, []) if isinstance(t, str) and t > hour]
-        allowed = len(recent) + files <= self.config.desk.max_per_sender
-        if allowed:
-            recent += [now.isoformat()] * files
-        counts = {s: [t for t in ts if t > hour] for s, ts in counts.items() if isinstance(ts, list)}
-        counts[sender] = recent
-        ensure_dir(self._state_dir, 0o700)
-        from arbiter.core.gamedir import atomic_write
-
-        _remove_strays(path)
-        atomic_write(path, json.dumps(counts, sort_keys=True).encode(), mode=0o600)
-        return allowed
-
-    def _warned(self, sender: str) -> bool:
-        """Return whether ``sender`` was already told of the limit this hour (then tell once)."""
-        path = self._state_dir / "warned.json"
-        try:
-            warned = json.loads(path.read_bytes())
-        except (FileNotFoundError, ValueError):
-            warned = {}
-        hour = (self.now() - datetime.timedelta(hours=1)).isoformat()
-        if isinstance(warned.get(sender), str) and warned[sender] > hour:
-            return True
-        warned[sender] = self.now().isoformat()
-        from arbiter.core.gamedir import atomic_write
-
-        _remove_strays(path)
-        atomic_write(path, json.dumps(warned, sort_keys=True).encode(), mode=0o600)
-        return False
-
-
-class _Record:
-    """What was sent for one chain entry: ``referee/mail/<entry>.json``."""
-
-    def __init__(self, gd: GameDir, seq: int | str):
-        self.gd = gd
-        self.path = gd.referee / "mail" / f"{seq}.json"
-        self.seq = seq
-        _remove_strays(self.path)
-        self.origin: list[Any] | None = None
-        try:
-            data = parse_strict(self.path.read_bytes(), str(self.path))
-            self.sent: list[str] = list(data.get("sent", []))
-            self.done: bool = bool(data.get("done"))
-            self.origin = data.get("origin")
-        except (FileNotFoundError, ArbiterError, AttributeError):
-            self.sent, self.done = [], False
-        self.had_round = self.done
-
-    def has(self, mid: str) -> bool:
-        return mid in self.sent
-
-    def has_round(self) -> bool:
-        """Whether this entry's round was complete before this mail was handled."""
-        return self.had_round
-
-    def add(self, mid: str) -> None:
-        self.sent.append(mid)
-        self._save()
-
-    def close_round(self) -> None:
-        if not self.done:
-            self.done = True
-            self._save()
-
-    def _save(self) -> None:
-        record = {"format": SENT_FORMAT, "entry": self.seq, "sent": self.sent, "done": self.done}
-        if self.origin is not None:
-            record["origin"] = self.origin
-        self.gd.write(self.path, pretty(record))
-
-
-def _remove_strays(path: Path) -> None:
-    """Delete the temporary files a write of ``path`` killed half-way left behind."""
-    for stray in path.parent.glob(f".{path.name}.*.tmp"):
-        stray.unlink(missing_ok=True)
-
-
-def _chain_entry(gd: GameDir, seq: int) -> dict[str, Any]:
-    with open(gd.chain, "rb") as handle:
-        for index, line in enumerate(handle):
-            if index == seq:
-                return dict(json.loads(line))
-    raise NotReady(f"chain entry #{seq} is missing from {gd.chain}")
-
-
-def _result_section(log: Path) -> str:
-    text = log.read_text(encoding="utf-8")
-    start = text.find("## Result")
-    if start < 0:
-        return ""
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end > 0 else None].strip()
+        self.journal.add(mid)
 
 
 def _rejection(outcome: Outcome) -> str:

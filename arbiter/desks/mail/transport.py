@@ -1,6 +1,10 @@
 """IMAP in and SMTP out, with the standard library's clients; nothing here knows a game.
 
 IMAP IDLE (RFC 2177) is done by hand: Python 3.11's imaplib has no ``idle``.
+
+A failure of a server or of the connection is a ``TransportError``: the desk stops and
+the mail stays where it is for the next run. It is never blamed on the mail at hand (that
+would put a good move in quarantine because a server was down).
 """
 
 from __future__ import annotations
@@ -11,13 +15,30 @@ import re
 import select
 import smtplib
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from email.message import Message
+from typing import Any
 
 from arbiter.core.errors import NotReady
 from arbiter.desks.mail.config import Imap, Server, Smtp
 
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+
+
+class TransportError(NotReady):
+    """The IMAP or SMTP server failed or refused the desk, not the mail at hand."""
+
+
+@contextlib.contextmanager
+def _imap_errors(what: str) -> Iterator[None]:
+    try:
+        yield
+    except (OSError, imaplib.IMAP4.error) as exc:
+        raise TransportError(f"the IMAP server failed while {what} ({_short(exc)}): run the desk again") from None
+
+
+def _short(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
 def tls_context(server: Server) -> ssl.SSLContext:
@@ -46,7 +67,7 @@ class Mailbox:
             if config.user is not None:
                 self.imap.login(config.user, config.password or "")
         except (OSError, imaplib.IMAP4.error) as exc:
-            raise NotReady(
+            raise TransportError(
                 f"cannot reach the IMAP server {config.host}:{config.port} ({exc}): "
                 "check [imap] in the mail config"
             ) from None
@@ -56,9 +77,10 @@ class Mailbox:
         self.capabilities = {c.upper() for c in self.imap.capabilities} | {
             w.decode("ascii", "replace").upper() for w in words
         }
-        for folder in (config.processed, config.rejected):
-            self.imap.create(_quote(folder))  # "already exists" is fine
-        self._select()
+        with _imap_errors("creating the folders"):
+            for folder in (config.processed, config.rejected, config.quarantine):
+                self.imap.create(_quote(folder))  # NO [ALREADYEXISTS] is fine
+            self._select()
 
     def _select(self) -> None:
         status, _ = self.imap.select(_quote(self.config.mailbox))
@@ -67,14 +89,16 @@ class Mailbox:
 
     def waiting(self) -> list[int]:
         """Return the UIDs in the mailbox, oldest first (handled mail is moved out)."""
-        self.imap.noop()
-        status, data = self.imap.uid("SEARCH", "ALL")
+        with _imap_errors("listing the mailbox"):
+            self.imap.noop()
+            status, data = self.imap.uid("SEARCH", "ALL")
         if status != "OK" or not data or data[0] is None:
             return []
         return sorted(int(uid) for uid in data[0].split())
 
     def size(self, uid: int) -> int:
-        _status, data = self.imap.uid("FETCH", str(uid), "(RFC822.SIZE)")
+        with _imap_errors(f"reading the size of mail {uid}"):
+            _status, data = self.imap.uid("FETCH", str(uid), "(RFC822.SIZE)")
         for item in data or []:
             blob = item[0] if isinstance(item, tuple) else item
             found = _SIZE.search(blob or b"")
@@ -82,27 +106,45 @@ class Mailbox:
                 return int(found.group(1))
         return 0
 
-    def fetch(self, uid: int, headers_only: bool = False) -> bytes:
-        """Return the mail's bytes without marking it seen (the move is the record)."""
-        what = "(BODY.PEEK[HEADER])" if headers_only else "(BODY.PEEK[])"
-        _status, data = self.imap.uid("FETCH", str(uid), what)
+    def fetch(self, uid: int, limit: int | None = None) -> bytes:
+        """Return the mail's bytes (its first ``limit`` bytes, RFC 3501 §6.4.5 partial
+        fetch) without marking it seen (the move is the record)."""
+        what = f"(BODY.PEEK[]<0.{limit}>)" if limit is not None else "(BODY.PEEK[])"
+        with _imap_errors(f"fetching mail {uid}"):
+            _status, data = self.imap.uid("FETCH", str(uid), what)
         for item in data or []:
             if isinstance(item, tuple) and len(item) >= 2:
                 return bytes(item[1])
         return b""
 
     def move(self, uid: int, folder: str) -> None:
-        """Move a handled mail out of the mailbox (RFC 6851 MOVE, else copy and expunge)."""
+        """Move a handled mail out of the mailbox (RFC 6851 MOVE, else copy and expunge).
+
+        A folder deleted while the desk runs is created again: the server answers
+        ``NO [TRYCREATE]`` (RFC 3501 §6.4.7, RFC 6851 §3.3). Any other refusal stops the
+        desk with the mail still in the mailbox: it is never expunged without its copy.
+        """
+        with _imap_errors(f"moving mail {uid} to {folder!r}"):
+            status, data = self._move(uid, folder)
+            if status != "OK" and b"TRYCREATE" in _text(data).upper():
+                self.imap.create(_quote(folder))
+                status, data = self._move(uid, folder)
+        if status != "OK":
+            raise TransportError(
+                f"the IMAP server refused to move mail {uid} to {folder!r} "
+                f"({_text(data).decode('ascii', 'replace')[:200]}): check that folder"
+            )
+
+    def _move(self, uid: int, folder: str) -> tuple[str, list[Any]]:
         if "MOVE" in self.capabilities:
-            status, _ = self.imap.uid("MOVE", str(uid), _quote(folder))
-            if status == "OK":
-                return
-        self.imap.uid("COPY", str(uid), _quote(folder))
+            return self.imap.uid("MOVE", str(uid), _quote(folder))
+        status, data = self.imap.uid("COPY", str(uid), _quote(folder))
+        if status != "OK":
+            return status, data
         self.imap.uid("STORE", str(uid), "+FLAGS.SILENT", r"(\Deleted)")
         if "UIDPLUS" in self.capabilities:
-            self.imap.uid("EXPUNGE", str(uid))
-        else:
-            self.imap.expunge()
+            return self.imap.uid("EXPUNGE", str(uid))
+        return self.imap.expunge()
 
     def idle(self, seconds: float, stop: Callable[[], bool]) -> None:
         """Wait up to ``seconds`` for new mail (IDLE), checking ``stop`` every second.
@@ -112,6 +154,10 @@ class Mailbox:
         if "IDLE" not in self.capabilities:
             _wait(seconds, stop)
             return
+        with _imap_errors("waiting for new mail"):
+            self._idle(seconds, stop)
+
+    def _idle(self, seconds: float, stop: Callable[[], bool]) -> None:
         imap = self.imap
         tag = imap._new_tag()  # imaplib's own tag counter
         imap.send(tag + b" IDLE\r\n")
@@ -139,6 +185,10 @@ class Mailbox:
             self.imap.logout()
         except (OSError, imaplib.IMAP4.error):
             pass
+
+
+def _text(data: list[Any] | None) -> bytes:
+    return b" ".join(item for item in data or [] if isinstance(item, bytes))
 
 
 def _quote(folder: str) -> str:
@@ -175,22 +225,40 @@ class Outbox:
             if config.user is not None:
                 smtp.login(config.user, config.password or "")
         except (OSError, smtplib.SMTPException) as exc:
-            raise NotReady(
+            raise TransportError(
                 f"cannot reach the SMTP server {config.host}:{config.port} ({exc}): "
                 "check [smtp] in the mail config"
             ) from None
         return smtp
 
     def send(self, message: Message, recipients: list[str]) -> None:
-        if self.smtp is None:
-            self.smtp = self._connect()
-        try:
-            self.smtp.send_message(message, from_addr=self.config.address, to_addrs=recipients)
-        except smtplib.SMTPRecipientsRefused:
-            pass  # an address that no longer exists must not stop the desk
-        except (smtplib.SMTPServerDisconnected, OSError):
-            self.smtp = self._connect()
-            self.smtp.send_message(message, from_addr=self.config.address, to_addrs=recipients)
+        """Send one mail; return once the server took it, or refused it for good.
+
+        A permanent refusal of this mail (5xx: the address, the size, the content) is
+        final: retrying cannot help, and it must not stop the desk. A temporary one (4xx)
+        or a lost connection is tried once more on a new connection, then stops the desk.
+        """
+        for _attempt in (1, 2):
+            try:
+                if self.smtp is None:
+                    self.smtp = self._connect()
+                self.smtp.send_message(message, from_addr=self.config.address, to_addrs=recipients)
+                return
+            except smtplib.SMTPRecipientsRefused:
+                return  # every recipient refused: an address that no longer exists
+            except smtplib.SMTPNotSupportedError:
+                return  # the mail needs an extension the server lacks (SMTPUTF8)
+            except smtplib.SMTPResponseException as exc:
+                if 500 <= exc.smtp_code < 600:
+                    return
+                error: Exception = exc
+            except (smtplib.SMTPException, OSError) as exc:
+                error = exc
+            self.close()
+        raise TransportError(
+            f"the SMTP server {self.config.host}:{self.config.port} failed ({_short(error)}): "
+            "run the desk again"
+        )
 
     def close(self) -> None:
         if self.smtp is not None:
