@@ -415,9 +415,10 @@ def _bad_name(error: Any, path: Sequence[Any], ctx: _Context) -> str:
         (value.strip(), "remove the spaces around it"),
         ("-".join(value.lower().split()), f"{ids} are lower case, words joined by '-'"),
     ):
-        if candidate != value and _fits(schema, candidate):
+        # Only a name is offered a spelling (a key or a signature is not mistyped so).
+        if candidate != value and _SHOWABLE.fullmatch(candidate) and _fits(schema, candidate):
             reason = why
-            meant = meant or (candidate if _SHOWABLE.fullmatch(candidate) else None)
+            meant = meant or candidate
             break
     if not reason:
         description = schema.get("description") if isinstance(schema, dict) else None
