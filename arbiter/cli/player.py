@@ -82,6 +82,12 @@ def moves(
     if state["status"] != "playing":
         out.line(f"game is {state['status']}: no decisions to make")
         return
+    if state["seat"] is None:
+        out.line(
+            f"{prompt['seat']} decides ({prompt['kind']}); this is the public state file: "
+            "your own players/<seat>/state.json lists your decisions"
+        )
+        return
     if not legal:
         out.line(f"not your turn: {prompt['seat']} decides ({prompt['kind']})")
         return

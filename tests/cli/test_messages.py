@@ -322,6 +322,8 @@ def test_the_public_state_file_gets_one_consistent_line(game: Game, cli: Cli) ->
         err = error_line(result, 4)
         assert "this is the public state file: use your own players/<seat>/state.json" in err
         assert "turn" not in err and "warning" not in err
+    listed = ok(cli("moves", game.state())).out
+    assert "this is the public state file" in listed and "not your turn" not in listed
 
 
 # -- a cut-short file, a verify after a crash -------------------------------------------------
