@@ -7,7 +7,6 @@ carries them as ``arbiter/_schemas``.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -151,6 +150,8 @@ def names_of(decisions: Iterable[Any]) -> dict[str, list[str]]:
 
 def nearest(value: str, names: Iterable[str]) -> str | None:
     """Return the name in ``names`` closest to ``value`` (case aside), if any is close."""
+    import difflib  # only a refusal needs it: every submit imports this module
+
     by_lower: dict[str, str] = {}
     for name in names:
         by_lower.setdefault(name.lower(), name)
