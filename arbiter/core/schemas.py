@@ -314,12 +314,13 @@ def _union(error: Any, ctx: _Context) -> str:
     path = list(error.absolute_path)
     subject, value = _subject(path, ctx), error.instance
     branches = [_resolve(b, ctx.root) for b in error.validator_value]
-    tags = [
+    found = [
         b.get("properties", {}).get("kind", {}).get("const") if isinstance(b, dict) else None
         for b in branches
     ]
     context = list(error.context or [])
-    if tags and all(isinstance(t, str) for t in tags):
+    tags: list[str] = [t for t in found if isinstance(t, str)]
+    if tags and len(tags) == len(found):
         if not isinstance(value, dict):
             return f'{subject} must be an object with a "kind", not {_found(value)}'
         if "kind" not in value:
