@@ -14,7 +14,7 @@ from arbiter.core.errors import ArbiterError
 HELP = "Referee board games played by signed JSON move files; anyone can verify the result."
 
 # Shell completion costs next to nothing at start-up: Typer imports its completion code
-# whether or not the options exist (measured in docs/design-notes.md, "Start-up").
+# whether or not the options exist (measured: docs/design-notes.md, "Shell completion").
 app = typer.Typer(
     name="arbiter",
     help=HELP,
