@@ -85,10 +85,15 @@ class _LogReader:
         for index, expected in enumerate(lines):
             line = got[index] if index < len(got) else b""
             if line != expected.encode() + b"\n":
-                if not line and self.root is not None and where.startswith("at entry #"):
+                if not line and self.root is not None:
+                    # The file stops where the chain goes on: a write that did not finish.
+                    before = (
+                        f"entry #{where.removeprefix('at entry #')} of the chain"
+                        if where.startswith("at entry #")
+                        else where.removeprefix("in ")
+                    )
                     raise VerificationFailed(
-                        f"{self.path} ends before entry #{where.removeprefix('at entry #')} "
-                        f"of the chain{cut_short(self.root)}"
+                        f"{self.path} ends before {before}{cut_short(self.root)}"
                     )
                 shown = line.rstrip(b"\n")[:80].decode("utf-8", "replace") or "(end of file)"
                 raise VerificationFailed(

@@ -355,6 +355,20 @@ def test_verify_after_a_crash_says_repair_fixes_it(game: Game, cli: Cli) -> None
     ok(cli("verify", game.root))
 
 
+def test_verify_after_a_crash_in_the_reveal_says_repair_fixes_it(game: Game, cli: Cli) -> None:
+    log = game.root / "public" / "log.md"
+    before = log.read_bytes()
+    ok(cli("reveal", game.root, "--force"))
+    revealed = log.read_bytes()
+    log.write_bytes(before)  # the reveal's log write never happened
+    err = error_line(cli("verify", game.root), 16)
+    assert f"{log} ends before its result section (a write cut short by a crash?)" in err
+    assert f"`arbiter repair {game.root}`" in err
+    ok(cli("repair", game.root))
+    assert log.read_bytes() == revealed
+    ok(cli("verify", game.root))
+
+
 # -- --version and shell completion --------------------------------------------------------
 
 
