@@ -58,7 +58,7 @@ def check_time(text: str, what: str = "time") -> str:
         _parse(text)
     except UsageError:
         raise UsageError(
-            f"{what} {text!r} is not a real date and time: use a UTC time like "
+            f"{what} {text!r} is not a valid date and time: use a UTC time like "
             "2026-12-01T10:00:00Z"
         ) from None
     return text
