@@ -11,15 +11,58 @@ from arbiter.cli import bot, demo, git, inspect, keys, mail, player, referee, re
 from arbiter.cli import html as replay_page
 from arbiter.core.errors import ArbiterError
 
+HELP = "Referee board games played by signed JSON move files; anyone can verify the result."
+
+# Shell completion costs next to nothing at start-up: Typer imports its completion code
+# whether or not the options exist (measured: docs/design-notes.md, "Shell completion").
 app = typer.Typer(
     name="arbiter",
-    help="Referee board games played by signed JSON move files; anyone can verify the result.",
+    help=HELP,
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
     rich_markup_mode=None,
 )
+
+
+def versions() -> list[str]:
+    """Return the release, then each installed engine's name and version (what an archive
+    must name to be replayed: docs/tournaments.md, "Archives")."""
+    from arbiter import __version__
+    from arbiter.core import registry
+
+    lines = [f"arbiter {__version__}"]
+    for name in registry.names():
+        try:
+            info = registry.get(name).info
+        except Exception as exc:  # a broken plug-in must not hide the others
+            lines.append(f"  {name}: cannot be loaded ({type(exc).__name__})")
+            continue
+        lines.append(f"  {info.name} {info.version}")
+    return lines
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from arbiter.cli.output import Output
+
+        for line in versions():
+            Output().line(line)
+        raise typer.Exit()
+
+
+@app.callback(help=HELP)
+def main(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_print_version,
+        is_eager=True,
+        help="Print the release and each game engine's version, then exit.",
+    ),
+) -> None:
+    """Referee board games (the command groups are registered below)."""
 
 for group in (keys, referee, player, bot, inspect, replay, demo, mail, git, tournament):
     group.register(app)

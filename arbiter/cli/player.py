@@ -82,6 +82,12 @@ def moves(
     if state["status"] != "playing":
         out.line(f"game is {state['status']}: no decisions to make")
         return
+    if state["seat"] is None:
+        out.line(
+            f"{prompt['seat']} decides ({prompt['kind']}); this is the public state file: "
+            "your own players/<seat>/state.json lists your decisions"
+        )
+        return
     if not legal:
         out.line(f"not your turn: {prompt['seat']} decides ({prompt['kind']})")
         return
@@ -125,25 +131,40 @@ def move(
         "--manifest",
         help="The game's game.json, for --seal (default: the one above the state file).",
     ),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="Write the file even when your state file says the referee will refuse it "
+        "(a warning instead of the error).",
+    ),
 ) -> None:
-    """Build a move file against your state file's head and sign it."""
+    """Build a move file against your state file's head and sign it.
+
+    Refused, with the referee's exit code, when your state file already shows the referee
+    will refuse it: not your turn, a decision of the wrong shape or not listed.
+    """
     from arbiter.core.player import (
         check_key_for_state,
-        first_action_warning,
         load_state,
         make_move,
         manifest_beside,
+        move_refusal,
+        own_state,
         parse_actions,
         seal_move,
     )
     from arbiter.core.safeio import visible
 
     state = load_state(state_file, identity or key)
+    own_state(state)
     check_key_for_state(state_file, state, key)
     actions = parse_actions(action)
-    warning = first_action_warning(state, actions)
-    if warning:
-        sys.stderr.write(f"arbiter: warning: {visible(warning)}\n")
+    refusal = move_refusal(state, actions, _engine_for(state))
+    if refusal is not None and not force:
+        refusal.message += " (--force writes it anyway)"
+        raise refusal
+    if refusal is not None:
+        sys.stderr.write(f"arbiter: warning: {visible(refusal.message)} (written: --force)\n")
     move_file = make_move(state, key, actions)
     if seal:
         target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")

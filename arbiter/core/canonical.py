@@ -168,6 +168,41 @@ def depth(value: Any) -> int:
     return deepest
 
 
+# The json module's reasons, said plainly; each message ends in " at" or names no place.
+_SYNTAX = {
+    "Unterminated string starting at": "a string that starts at {where} is not closed",
+    "Expecting ',' delimiter": "a ',' or a closing bracket is missing at {where}",
+    "Expecting ':' delimiter": "a ':' is missing after the key at {where}",
+    "Expecting property name enclosed in double quotes": (
+        "a key in double quotes is expected at {where}"
+    ),
+    "Invalid control character at": (
+        "a raw control character (a tab or a line break) is inside a string at {where}: "
+        "write it as \\t or \\n"
+    ),
+    "Invalid \\escape": "a string has an invalid backslash escape at {where}",
+    "Invalid \\uXXXX escape": "a string has an invalid \\u escape at {where}",
+    "Extra data": "more text follows the JSON value at {where}: keep a single value",
+    "Expecting value": "a value is expected at {where}",
+}
+
+
+def _syntax(exc: json.JSONDecodeError, text: str) -> str:
+    """Say what the JSON parser found wrong, and where; a file that stops in the middle
+    (an unclosed string, or nothing left where a value is due) is said to be cut short."""
+    reason = exc.msg.split(": ")[0]  # the pure-Python scanner quotes a character after ': '
+    where = f"line {exc.lineno} column {exc.colno}"
+    template = _SYNTAX.get(reason)
+    said = template.format(where=where) if template else f"{reason.removesuffix(' at')} at {where}"
+    after = text[exc.pos :].lstrip()[:1]
+    if text[: exc.pos].rstrip().endswith(",") and after in ("]", "}"):
+        said += ": remove the comma after the last item"
+    ended = exc.pos >= len(text.rstrip()) or reason.startswith("Unterminated string")
+    if ended and reason != "Extra data":
+        return f"it ends too early ({said}): it looks cut short, use the whole file"
+    return said
+
+
 def parse_strict(data: bytes, what: str = "file") -> Any:
     """Parse bytes as strict JSON or raise ``MalformedInput`` with a one-line reason."""
     if len(data) > MAX_BYTES:
@@ -183,8 +218,7 @@ def parse_strict(data: bytes, what: str = "file") -> Any:
     try:
         value = _STRICT_DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        reason = exc.msg.split(": ")[0]  # the pure-Python scanner quotes a character after ': '
-        _fail(f"{what} is not valid JSON: {reason} at line {exc.lineno} column {exc.colno}")
+        _fail(f"{what} is not valid JSON: {_syntax(exc, text)}")
     except _Refused as exc:
         _fail(f"{what}: {_refusal(text, exc.kind)}")
     except RecursionError:

@@ -54,7 +54,13 @@ def check_time(text: str, what: str = "time") -> str:
     """Return ``text`` if it is a UTC time as the referee records it, else raise."""
     if not isinstance(text, str) or not _TIME.fullmatch(text):
         raise UsageError(f"{what} {str(text)[:30]!r} must be a UTC time like 2026-12-01T10:00:00Z")
-    _parse(text)
+    try:
+        _parse(text)
+    except UsageError:
+        raise UsageError(
+            f"{what} {text!r} is not a valid date and time: use a UTC time like "
+            "2026-12-01T10:00:00Z"
+        ) from None
     return text
 
 

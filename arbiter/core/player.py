@@ -11,11 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.core.canonical import digest, parse_strict
-from arbiter.core.errors import ArbiterError, SchemaViolation, UnknownSeat, UsageError
+from arbiter.core.errors import (
+    ArbiterError,
+    GameOver,
+    IllegalAction,
+    OutOfTurn,
+    SchemaViolation,
+    UnknownSeat,
+    UsageError,
+)
 from arbiter.core.formats import JOIN_FORMAT, JOIN_FORMAT_1, MANIFEST_FORMAT_1, MOVE_FORMAT
 from arbiter.core.ledger import read_json
 from arbiter.core.safeio import shown
-from arbiter.core.schemas import validate
+from arbiter.core.schemas import names_of, validate
 
 
 def read_state_bytes(path: Path, identity: Path | None = None) -> bytes:
@@ -148,11 +156,7 @@ def make_move(state: dict[str, Any], key: Path, actions: list[dict[str, Any]]) -
     """Return a move file signed against the head recorded in ``state``."""
     from arbiter.core.signing import NAMESPACE_MOVE, sign
 
-    seat = state.get("seat")
-    if seat is None:
-        raise SchemaViolation(
-            "this is the public state file: use your own players/<seat>/state.json"
-        )
+    seat = own_state(state)
     move = {
         "format": MOVE_FORMAT,
         "game": state["game"],
@@ -204,13 +208,90 @@ def check_key_for_state(state_path: Path, state: dict[str, Any], key: Path) -> N
         _check_key(key, expected, state["seat"])
 
 
-def first_action_warning(state: dict[str, Any], actions: list[dict[str, Any]]) -> str | None:
-    """Return a warning when the move cannot be right given the state file."""
-    if state["status"] != "playing":
-        return f"the game is {state['status']}: the referee will refuse this move"
-    if state["legal"] is None:
-        prompt = state["prompt"]
-        return f"it is {prompt['seat']}'s turn, not yours: the referee will refuse this move"
-    if actions[0] not in state["legal"]:
-        return "the first action is not among your listed legal decisions (see `arbiter moves`)"
-    return None
+def own_state(state: dict[str, Any]) -> str:
+    """Return the seat of a seat's state file; refuse the public one (it signs nothing)."""
+    seat = state.get("seat")
+    if seat is None:
+        raise SchemaViolation(
+            "this is the public state file: use your own players/<seat>/state.json"
+        )
+    return str(seat)
+
+
+def move_refusal(
+    state: dict[str, Any], actions: list[dict[str, Any]], engine: Any = None
+) -> ArbiterError | None:
+    """Return the error the referee will answer this move with, as far as the seat's own
+    state file tells (``None``: nothing in it says the move will be refused).
+
+    It checks the game's status and whose turn it is, every decision against ``engine``'s
+    decision schema (when it is the engine the state file names), and the first decision
+    against the listed legal ones: the same exit codes, and messages computed from the
+    same seat's view, as the referee's. An engine whose list is incomplete (Mot Coin's
+    bids) is held only to the listed kinds.
+    """
+    seat = own_state(state)
+    prompt = state["prompt"]
+    if state["status"] == "over":
+        return GameOver("the game is over: no more moves are accepted")
+    if prompt is None or state["status"] != "playing":
+        return OutOfTurn("the game has not started: wait until every seat has joined")
+    legal = state["legal"]
+    if legal is None or prompt["seat"] != seat:
+        return OutOfTurn(
+            f"it is {prompt['seat']}'s turn to decide ({prompt['kind']}), not {seat}'s: "
+            "wait for your next state file"
+        )
+    if engine is not None and dict(state["engine"]) == {
+        "name": engine.info.name,
+        "version": engine.info.version,
+    }:
+        from arbiter.core.schemas import validate_instance
+
+        for index, action in enumerate(actions):
+            names = names_of(legal) if index == 0 else None
+            try:
+                validate_instance(engine.action_schema(), action, f"action {index + 1}", names)
+            except SchemaViolation as exc:
+                return exc
+    complete = engine is not None and getattr(engine, "legal_actions_complete", True)
+    return _not_listed(actions[0], legal, complete)
+
+
+def _not_listed(
+    first: dict[str, Any], legal: list[dict[str, Any]], complete: bool
+) -> IllegalAction | None:
+    """Say how the first decision differs from the listed ones (``None``: it is listed)."""
+    from arbiter.core.schemas import listing, nearest, shown
+
+    if first in legal:
+        return None
+    kind = first.get("kind")
+    kinds = list(dict.fromkeys(str(a.get("kind")) for a in legal))
+    named = shown(kind) or "this kind"
+    if kind not in kinds:
+        return IllegalAction(
+            f"action 1: {named} is not a decision you can take now: your choices are "
+            f"{listing(kinds)}"
+        )
+    if not complete:
+        return None
+    same = [a for a in legal if a.get("kind") == kind]
+    for field in sorted(k for k in first if k != "kind"):
+        rest = {k: v for k, v in first.items() if k != field}
+        options = [
+            a[field]
+            for a in same
+            if field in a and {k: v for k, v in a.items() if k != field} == rest
+        ]
+        if options:
+            value = first[field]
+            said = f"action 1 ({kind}): {field} {shown(value) or ''}".rstrip()
+            said += f" is not one of your choices: {listing(options)}"
+            strings = [o for o in options if isinstance(o, str)]
+            meant = nearest(value, strings) if isinstance(value, str) else None
+            return IllegalAction(said + (f"; did you mean '{meant}'?" if meant else ""))
+    return IllegalAction(
+        f"action 1 ({kind}) is not one of your {len(same)} listed {kind} decisions: "
+        "`arbiter moves` lists them"
+    )

@@ -130,7 +130,9 @@ def check(
         except VerificationFailed:
             raise
         except ArbiterError as exc:
-            raise VerificationFailed(f"receipt {path.name}: {exc.message}") from None
+            named = f"receipt {path.name}"
+            said = exc.message if exc.message.startswith(named) else f"{named}: {exc.message}"
+            raise VerificationFailed(said) from None
         wanted[receipt["seq"]] = (path, receipt)
     found: dict[int, dict[str, Any]] = {}
     try:

@@ -49,8 +49,10 @@ class Report:
 class _LogReader:
     """Compare a published log with regenerated lines, one entry at a time."""
 
-    def __init__(self, path: Path, data: bytes | None = None):
+    def __init__(self, path: Path, data: bytes | None = None, root: Path | None = None):
         self.path = path
+        self.root = root
+        """The game folder, named in the hint when the log stops before the chain does."""
         if data is not None:  # a sealed log, decrypted
             self.handle: IO[bytes] | None = io.BytesIO(data)
             return
@@ -83,6 +85,16 @@ class _LogReader:
         for index, expected in enumerate(lines):
             line = got[index] if index < len(got) else b""
             if line != expected.encode() + b"\n":
+                if not line and self.root is not None:
+                    # The file stops where the chain goes on: a write that did not finish.
+                    before = (
+                        f"entry #{where.removeprefix('at entry #')} of the chain"
+                        if where.startswith("at entry #")
+                        else where.removeprefix("in ")
+                    )
+                    raise VerificationFailed(
+                        f"{self.path} ends before {before}{cut_short(self.root)}"
+                    )
                 shown = line.rstrip(b"\n")[:80].decode("utf-8", "replace") or "(end of file)"
                 raise VerificationFailed(
                     f"{self.path} differs {where}: expected {expected[:80]!r}, found {shown!r}"
@@ -117,6 +129,23 @@ def _block(lines: list[str]) -> bytes:
 
 def _fail(message: str) -> VerificationFailed:
     return VerificationFailed(message)
+
+
+def cut_short(root: Path) -> str:
+    """The end of a message about a published file the chain has moved past: a crash
+    between the chain's commit and that file's write leaves it so, and the referee's next
+    command that writes brings it back to the head (DESIGN.md "Crash recovery")."""
+    return (
+        f" (a write cut short by a crash?): `arbiter repair {shown(root)}` on the referee's "
+        "folder, or its next submit, brings it up to date; on a copy, fetch the folder again"
+    )
+
+
+def behind_head(what: str, found: int, seq: int, root: Path) -> VerificationFailed:
+    """The error for a state file or index at entry ``found`` while the chain is at ``seq``."""
+    if found < seq:
+        return _fail(f"{what} is at entry #{found}, behind the chain head #{seq}{cut_short(root)}")
+    return _fail(f"{what} is at entry #{found}, not at the chain head #{seq}")
 
 
 @dataclass
@@ -191,7 +220,7 @@ def _public_only(
 ) -> None:
     """Check links, the public log against the chain summaries, and the state files."""
     title = engine.info.title
-    public_log = _LogReader(gd.public_log)
+    public_log = _LogReader(gd.public_log, root=gd.root)
     public_log.expect(views.log_header(manifest, title, None), "in its header")
     head, seq = "", -1
     clock = Clock(terms_of(manifest))
@@ -206,7 +235,7 @@ def _public_only(
     report.checks.append(f"chain: {report.entries} entries, every link and hash holds")
     if clock.terms is not None:
         report.checks.append(clock.summary())
-    public = _state(gd.public_state, "public/state.json", head, seq)
+    public = _state(gd.public_state, "public/state.json", head, seq, gd.root)
     report.status = public["status"]
     footer = views.log_footer(public["outcome"], None, engine.info.score_columns)
     public_log.expect(footer, "in its result section")
@@ -220,7 +249,7 @@ def _public_only(
             )
     else:
         for seat in seat_keys(manifest):
-            _state(gd.seat_state(seat), f"players/{seat}/state.json", head, seq)
+            _state(gd.seat_state(seat), f"players/{seat}/state.json", head, seq, gd.root)
         report.checks.append("state files: well formed and at the chain head")
     report.checks.append(
         "seed and private files not revealed yet: replay possible after `arbiter reveal`"
@@ -367,7 +396,7 @@ def _explain_chain_line(
     raise _fail(f"entry #{seq}: the published chain line differs from the replay (its summary)")
 
 
-def _state(path: Path, what: str, head: str, seq: int) -> dict[str, Any]:
+def _state(path: Path, what: str, head: str, seq: int, root: Path) -> dict[str, Any]:
     try:
         state = parse_strict(path.read_bytes(), what)
         validate("state", state, what)
@@ -376,7 +405,7 @@ def _state(path: Path, what: str, head: str, seq: int) -> dict[str, Any]:
     except ArbiterError as exc:
         raise _fail(exc.message) from None
     if state["head"] != head or state["seq"] != seq:
-        raise _fail(f"{what} is at entry #{state['seq']}, not at the chain head #{seq}")
+        raise behind_head(what, state["seq"], seq, root)
     return dict(state)
 
 
@@ -409,9 +438,9 @@ def _replay(
     keys = seat_keys(manifest)
     table = Table(manifest, engine, secret)
     title = engine.info.title
-    logs: dict[str | None, _LogReader] = {None: _LogReader(gd.public_log)}
+    logs: dict[str | None, _LogReader] = {None: _LogReader(gd.public_log, root=gd.root)}
     if not sealed:
-        logs |= {seat: _LogReader(gd.seat_log(seat)) for seat in table.seats}
+        logs |= {seat: _LogReader(gd.seat_log(seat), root=gd.root) for seat in table.seats}
     elif seat_key is not None and opened is not None:
         logs[seat_key.seat] = _LogReader(gd.sealed_log(seat_key.seat), opened[1])
     for seat, reader in logs.items():

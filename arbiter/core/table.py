@@ -176,7 +176,7 @@ class Table:
             if prompt is None or prompt.seat != seat:
                 raise self._out_of_turn(prompt, seat, index)
             if not self.trusted:
-                self._check_shape(action, index)
+                self._check_shape(action, index, seat)
             try:
                 engine.check(state, seat, action)
             except IllegalAction as exc:
@@ -274,8 +274,12 @@ class Table:
         )
 
     # -- internals -----------------------------------------------------------------
-    def _check_shape(self, action: dict[str, Any], index: int) -> None:
-        """Validate a decision against the engine's schema (memoised: replays repeat them)."""
+    def _check_shape(self, action: dict[str, Any], index: int, seat: str) -> None:
+        """Validate a decision against the engine's schema (memoised: replays repeat them).
+
+        The message names the nearest of ``seat``'s legal decisions' names: they are in its
+        own state file, so they tell it nothing hidden.
+        """
         # repr is a cheap, exact key: equal reprs mean equal decisions (a different key
         # order only costs a cache miss).
         key = repr(action)
@@ -283,8 +287,11 @@ class Table:
             return
         errors = list(_action_validator(self.engine).iter_errors(action))
         if errors:
-            error = min(errors, key=lambda e: len(e.path))
-            raise SchemaViolation(f"action {index + 1}: {error.message[:160]}")
+            from arbiter.core.schemas import DECISION, explain, names_of
+
+            names = names_of(self.engine.legal_actions(self.state, seat))
+            said = explain(errors, self.engine.action_schema(), names, DECISION)
+            raise SchemaViolation(f"action {index + 1}: {said}")
         if len(self._valid_shapes) < 65536:
             self._valid_shapes.add(key)
 

@@ -50,7 +50,13 @@ def check_index(gd: GameDir, manifest: dict[str, Any], head: str, seq: int) -> l
     if index["game"] != manifest["game"]:
         raise _fail(f"{what} is for game {index['game']!r}, not {manifest['game']!r}")
     if index["head"] != head or index["seq"] != seq:
-        raise _fail(f"{what} lists the sealed files of entry #{index['seq']}, not of the head #{seq}")
+        from arbiter.core.replay import cut_short  # replay imports this module
+
+        behind = cut_short(gd.root) if index["seq"] < seq else ""
+        raise _fail(
+            f"{what} lists the sealed files of entry #{index['seq']}, not of the head #{seq}"
+            + behind
+        )
     keys = {s["seat"]: s["key"] for s in manifest["seats"]}
     expected = {}
     for seat, key in keys.items():

@@ -78,12 +78,13 @@ class Game:
         self.count += 1
         return self.files / f"{self.count:03d}-{name}.json"
 
-    def move(self, seat: str, *actions: dict[str, Any]) -> Path:
+    def move(self, seat: str, *actions: dict[str, Any], force: bool = False) -> Path:
+        """Sign a move file; ``force``: one the referee will refuse (``move --force``)."""
         path = self.out(seat)
         args: list[Any] = ["move", self.state(seat), "--key", self.keys / seat, "-o", path]
         for action in actions:
             args += ["--action", json.dumps(action)]
-        ok(self.cli(*args))
+        ok(self.cli(*args, *(["--force"] if force else [])))
         return path
 
     def turn(self) -> str:

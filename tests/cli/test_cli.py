@@ -151,7 +151,7 @@ def test_submit_rejection(game: Game, cli: Cli) -> None:
     before = snapshot(game.root)
     err = error_line(cli("submit", game.root, path), 9)
     assert "already accepted as entry #3" in err
-    out_of_turn = game.move("alice", {"kind": "draw"})
+    out_of_turn = game.move("alice", {"kind": "draw"}, force=True)
     err = error_line(cli("submit", game.root, out_of_turn), 11)
     assert "bob's turn" in err
     assert snapshot(game.root) == before

@@ -82,20 +82,12 @@ def test_move_batch(game: Game, cli: Cli) -> None:
     assert public["view"]["tallies"]["alice"] == [card] and public["prompt"]["seat"] == "bob"
 
 
-def test_move_warns_but_signs(game: Game, cli: Cli) -> None:
+def test_move_refuses_unless_forced(game: Game, cli: Cli) -> None:
     path = game.out("bob")
-    result = ok(
-        cli(
-            "move",
-            game.state("bob"),
-            "--key",
-            game.keys / "bob",
-            "--action",
-            '{"kind": "draw"}',
-            "-o",
-            path,
-        )
-    )
+    args = ["move", game.state("bob"), "--key", game.keys / "bob", "-a", '{"kind": "draw"}']
+    assert "alice's turn" in error_line(cli(*args, "-o", path), 11)
+    assert not path.exists()
+    result = ok(cli(*args, "-o", path, "--force"))
     assert "warning" in result.err and "alice's turn" in result.err
     assert path.is_file()
 

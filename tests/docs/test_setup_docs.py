@@ -140,15 +140,31 @@ MOMIJI_GARDEN = 4
 CORNERS = {"left": "L", "right": "R", "both": "LR"}
 
 
+def wutai_list(options: dict[str, Any]) -> list[str]:
+    """The Wutai list's card ids in row order: the built-in file, or the embedded list."""
+    table = options.get("wutai_cards", "builtin")
+    rows = builtin_json("mottainai", "wutai.json") if table == "builtin" else table
+    return [row["id"] for row in rows["cards"]]
+
+
 def mottainai_setup(options: dict[str, Any], seats: list[str], seed: bytes) -> dict[str, Any]:
-    """docs/rulings/mottainai.md, Setup: one or two decks, five cards each, task, floor."""
+    """docs/rulings/mottainai.md, Setup: one or two decks, five cards each, task, floor;
+    with Wutai (step 8) four base cards and the Wutai deck's top card each."""
     n = len(seats)
     ids = mottainai_catalog()
     deck = ids + [f"{i}#2" for i in ids] if n >= 4 else list(ids)
-    Stream(seed, 0).shuffle(deck)
+    stream = Stream(seed, 0)
+    stream.shuffle(deck)
     shuffled = list(deck)
-    hands = {seat: deck[HAND * k : HAND * (k + 1)] for k, seat in enumerate(seats)}
-    del deck[: HAND * n]
+    size = HAND - 1 if options.get("wutai") else HAND
+    hands = {seat: deck[size * k : size * (k + 1)] for k, seat in enumerate(seats)}
+    del deck[: size * n]
+    wutai = None
+    if options.get("wutai"):
+        wutai = wutai_list(options)
+        stream.shuffle(wutai)  # the same stream, continuing
+        for seat in seats:
+            hands[seat].append(wutai.pop(0))
     tasks = {seat: deck[k] for k, seat in enumerate(seats)}
     floor = deck[n : 2 * n]
     del deck[: 2 * n]
@@ -170,6 +186,7 @@ def mottainai_setup(options: dict[str, Any], seats: list[str], seed: bytes) -> d
         "floor": floor,
         "deck": deck,
         "start": start,
+        "wutai": wutai,
     }
 
 
@@ -374,6 +391,10 @@ def compare_mottainai(doc: dict[str, Any], state: dict[str, Any]) -> None:
     assert state["deck"] == doc["deck"]
     assert state["start"] == state["current"] == doc["start"]
     assert state["turn"] == 1 and state["known"] == {}
+    if doc["wutai"] is None:
+        assert state.get("wutai") is None
+    else:
+        assert state["wutai"]["deck"] == doc["wutai"] and state["wutai"]["om"] == {}
 
 
 def compare_motcoin(doc: dict[str, Any], state: dict[str, Any]) -> None:
@@ -473,8 +494,16 @@ def reversed_motcoin_table() -> dict[str, Any]:
     return table
 
 
+def wutai_options(**given: str) -> dict[str, Any]:
+    """The manifest options of a Wutai game (``--option wutai=yes`` and ``given``)."""
+    return dict(registry.get("mottainai").parse_options({"wutai": "yes", **given}))
+
+
 VARIANTS = [
     ("mottainai", 2, {"extended": False, "teams": False}),
+    ("mottainai", 2, wutai_options()),
+    ("mottainai", 4, wutai_options(teams="yes")),
+    ("mottainai", 5, wutai_options(extended="yes")),
     ("mottainai", 3, {"extended": True, "teams": False}),
     ("mottainai", 4, {"extended": False, "teams": True}),
     ("mottainai", 5, {"extended": False, "teams": False}),
@@ -526,6 +555,27 @@ def mottainai_worked() -> str:
     return "\n".join(lines) + "\n"
 
 
+def mottainai_wutai_worked() -> str:
+    seats = ["alice", "bob"]
+    seed = derive_seed(VECTOR_SECRET, VECTOR_GAME, [vector_entropy(0), vector_entropy(1)])
+    doc = mottainai_setup(wutai_options(), seats, seed)
+    down = {seat: task for seat, task in doc["tasks"].items() if task is not None}
+    start_task = doc["floor"][-1]
+    tasks = {seat: down.get(seat, start_task) for seat in seats}
+    lines = [
+        f"seed             {seed.hex()}",
+        f"alice hand       {codes(doc['hands']['alice'])}",
+        f"bob hand         {codes(doc['hands']['bob'])}",
+        f"face-down tasks  alice {tasks['alice']}, bob {tasks['bob']}",
+        f"floor            {codes(doc['floor'][:2])}",
+        f"start player     {doc['start']}",
+        f"after setup      floor {codes(doc['floor'])}; deck {len(doc['deck'])} cards, "
+        f"top {codes(doc['deck'][:3])}",
+        f"wutai deck       {len(doc['wutai'])} cards, top {codes(doc['wutai'][:3])}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def motcoin_worked() -> str:
     seats = ["alice", "bob", "carol"]
     seed = derive_seed(VECTOR_SECRET, VECTOR_GAME, [vector_entropy(k) for k in range(3)])
@@ -566,7 +616,7 @@ def momiji_worked() -> str:
 WORKED = {"mottainai": mottainai_worked, "motcoin": motcoin_worked, "momiji": momiji_worked}
 WORKED_SEATS = {"mottainai": 2, "motcoin": 3, "momiji": 2}
 WORKED_OPTIONS: dict[str, list[dict[str, Any]]] = {
-    "mottainai": [{"extended": False, "teams": False}],
+    "mottainai": [{"extended": False, "teams": False}, wutai_options()],
     "motcoin": [{"cards": "builtin"}],
     "momiji": [
         {"data": "builtin", "landscapes": "fixed"},
@@ -575,11 +625,11 @@ WORKED_OPTIONS: dict[str, list[dict[str, Any]]] = {
 }
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [*GAMES, "mottainai-wutai"])
 def test_worked_example_in_the_section_is_recomputed(game: str) -> None:
     """The section's worked-example block is what the documented procedure gives."""
-    blocks = fenced_blocks(section(game))
-    expected = WORKED[game]()
+    blocks = fenced_blocks(section(game.removesuffix("-wutai")))
+    expected = mottainai_wutai_worked() if game == "mottainai-wutai" else WORKED[game]()
     assert expected in blocks, (
         f"docs/rulings/{game}.md: the worked example should read:\n{expected}"
     )
@@ -591,3 +641,37 @@ def test_worked_example_inputs_give_arbiter_the_same_setup(game: str) -> None:
     for options in WORKED_OPTIONS[game]:
         seed, state = fixed_input_state(game, seats, options)
         COMPARE[game](SETUPS[game](options, seats, seed), state)
+
+
+# -- card names ----------------------------------------------------------------------------------
+
+
+def documented_name(card_id: str) -> str:
+    """docs/rulings/mottainai.md, "Card names": the base id's words, capitalised but "of"."""
+    words = card_id.partition("#")[0].split("-")
+    return " ".join(w if w == "of" else w[:1].upper() + w[1:] for w in words)
+
+
+def test_card_names_are_as_the_section_says() -> None:
+    from arbiter.games.mottainai import narrate
+    from arbiter.games.mottainai.cards import CARDS, INSTANCES
+
+    text = " ".join(section("mottainai").split())
+    for quoted in (
+        '"Go Set"',
+        '"Deck of Cards"',
+        '"Om 15"',
+        '("Bell [METAL]")',
+        '("Bowl (CLAY 3)")',
+        '("SMITH")',
+    ):
+        assert quoted in text, quoted
+    base = {i: INSTANCES[i].name for c in CARDS for i in (c, f"{c}#2")}
+    assert len(base) == 108  # both copies of the 54 cards
+    assert all(name == documented_name(i) for i, name in base.items())
+    assert documented_name("om-15") == "Om 15"
+    wutai = builtin_json("mottainai", "wutai.json")["cards"]
+    assert all(row["name"] == documented_name(row["id"]) for row in wutai)
+    assert narrate.floor_card("bell#2") == "Bell [METAL]" and narrate.task("bell") == "SMITH"
+    assert narrate.WORK["bowl"] == "Bowl (CLAY 3)"
+    assert (narrate.name("deck-of-cards"), narrate.name("go-set")) == ("Deck of Cards", "Go Set")

@@ -52,6 +52,7 @@ def test_move_seal_writes_a_file_only_the_referee_opens(tmp_path):
     again = arbiter(
         "move", table.gd.sealed_state(other), "--key", table.keys[other], "-a", action,
         "-o", tmp_path / "x.json.age", "--seal", "--manifest", tmp_path / "nowhere.json",
+        "--force",  # not other's turn: only the missing game.json is looked at here
     )
     assert again.returncode == 17, again.stderr  # the named game.json does not exist
 
