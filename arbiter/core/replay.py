@@ -27,7 +27,7 @@ from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
 from arbiter.core.publish import apply_record, apply_timeout
 from arbiter.core.rng import commitment
-from arbiter.core.safeio import MAX_BYTES, lines, shown
+from arbiter.core.safeio import MAX_BYTES, cut_short, lines, shown
 from arbiter.core.schemas import validate
 from arbiter.core.table import EntryLines, Table
 
@@ -129,16 +129,6 @@ def _block(lines: list[str]) -> bytes:
 
 def _fail(message: str) -> VerificationFailed:
     return VerificationFailed(message)
-
-
-def cut_short(root: Path) -> str:
-    """The end of a message about a published file the chain has moved past: a crash
-    between the chain's commit and that file's write leaves it so, and the referee's next
-    command that writes brings it back to the head (DESIGN.md "Crash recovery")."""
-    return (
-        f" (a write cut short by a crash?): `arbiter repair {shown(root)}` on the referee's "
-        "folder, or its next submit, brings it up to date; on a copy, fetch the folder again"
-    )
 
 
 def behind_head(what: str, found: int, seq: int, root: Path) -> VerificationFailed:

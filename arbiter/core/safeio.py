@@ -74,6 +74,16 @@ def shown(path: Path | str) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
+def cut_short(root: Path) -> str:
+    """The end of a message about a published file the chain has moved past: a crash
+    between the chain's commit and that file's write leaves it so, and the referee's next
+    command that writes brings it back to the head (DESIGN.md "Crash recovery")."""
+    return (
+        f" (a write cut short by a crash?): `arbiter repair {shown(root)}` on the referee's "
+        "folder, or its next submit, brings it up to date; on a copy, fetch the folder again"
+    )
+
+
 def _size(limit: int) -> str:
     if limit % (1024 * 1024) == 0:
         return f"{limit // (1024 * 1024)} MiB"

@@ -17,7 +17,7 @@ from arbiter.core import sealing, views
 from arbiter.core.canonical import parse_strict, sha256_hex
 from arbiter.core.errors import ArbiterError, VerificationFailed
 from arbiter.core.gamedir import GameDir
-from arbiter.core.safeio import open_nofollow_read
+from arbiter.core.safeio import cut_short, open_nofollow_read
 from arbiter.core.schemas import validate
 
 
@@ -50,8 +50,6 @@ def check_index(gd: GameDir, manifest: dict[str, Any], head: str, seq: int) -> l
     if index["game"] != manifest["game"]:
         raise _fail(f"{what} is for game {index['game']!r}, not {manifest['game']!r}")
     if index["head"] != head or index["seq"] != seq:
-        from arbiter.core.replay import cut_short  # replay imports this module
-
         behind = cut_short(gd.root) if index["seq"] < seq else ""
         raise _fail(
             f"{what} lists the sealed files of entry #{index['seq']}, not of the head #{seq}"

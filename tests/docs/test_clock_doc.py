@@ -61,7 +61,7 @@ def new_game(tmp_path: Path, now: str) -> subprocess.CompletedProcess[str]:
 def test_arbiter_now_takes_exactly_the_documented_form(
     verdict: str, value: str, tmp_path: Path
 ) -> None:
-    from arbiter.clock import now_utc
+    from arbiter.core.clock import now_utc
     from arbiter.core.errors import UsageError
 
     if verdict == "accepted":
