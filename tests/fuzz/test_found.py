@@ -1,0 +1,66 @@
+"""Inputs that ended in a traceback (the issue's and the fuzzer's finds), each kept as a
+regression test: one line, a documented exit code, the folder unchanged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fuzz import corpus as corpora
+from fuzz.targets import run_cli, snapshot
+
+
+def refused(argv: list[str], code: int, folder: Path | None = None) -> str:
+    before = snapshot(folder) if folder is not None else None
+    got, err, crash = run_cli([str(a) for a in argv])
+    assert crash is None, crash
+    assert got == code, err
+    assert err.startswith("arbiter: error: ") and err.count("\n") == 1, err
+    if folder is not None:
+        assert snapshot(folder) == before
+    return err
+
+
+@pytest.mark.parametrize("flavour", sorted(corpora.FLAVOURS))
+@pytest.mark.parametrize("value", [[], {}, 7, None, True])
+def test_submit_refuses_a_format_that_is_not_a_string(flavour: str, value, tmp_path: Path) -> None:
+    """`{"format": []}` (14 bytes, unsigned) ended in `TypeError: unhashable type` in
+    every engine (core/ledger.py `classify`)."""
+    live = corpora.get(flavour).live
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"format": value}))
+    err = refused(["submit", live, path], 4, live)
+    assert '"format" is missing or not a string' in err
+
+
+def test_a_manifest_whose_format_is_a_list_is_refused(tmp_path: Path) -> None:
+    """game.json's format was looked up as a dict key too (``load_manifest``)."""
+    corpus = corpora.get("mottainai")
+    manifest = corpus.revealed / "game.json"
+    data = manifest.read_bytes()
+    try:
+        manifest.write_text(json.dumps({**json.loads(data), "format": ["x"]}))
+        refused(["verify", corpus.revealed], 16, corpus.revealed)
+        refused(["status", corpus.revealed], 15, corpus.revealed)
+    finally:
+        manifest.write_bytes(data)
+
+
+def test_status_refuses_a_manifest_that_is_not_an_object() -> None:
+    corpus = corpora.get("tally")
+    manifest = corpus.revealed / "game.json"
+    data = manifest.read_bytes()
+    try:
+        manifest.write_text("[1, 2]")
+        assert "game.json" in refused(["status", corpus.revealed, "--json"], 15, corpus.revealed)
+    finally:
+        manifest.write_bytes(data)
+
+
+@pytest.mark.parametrize("text", ["[]", '"move"', "12", "null"])
+def test_signed_bytes_refuses_a_file_that_is_not_an_object(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    path.write_text(text)
+    assert "expected a JSON object" in refused(["signed-bytes", path], 4)
