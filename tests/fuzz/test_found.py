@@ -3,13 +3,17 @@ regression test: one line, a documented exit code, the folder unchanged."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
+from arbiter.bots.random_bot import iter_playout
+from arbiter.core import registry
+from arbiter.core.rng import Rng
 from fuzz import corpus as corpora
-from fuzz.targets import run_cli, snapshot
+from fuzz.targets import Case, run_cli, snapshot
 
 
 def refused(argv: list[str], code: int, folder: Path | None = None) -> str:
@@ -64,3 +68,33 @@ def test_signed_bytes_refuses_a_file_that_is_not_an_object(text: str, tmp_path: 
     path = tmp_path / "m.json"
     path.write_text(text)
     assert "expected a JSON object" in refused(["signed-bytes", path], 4)
+
+
+@pytest.mark.parametrize("flavour", ["momiji", "motcoin"])
+def test_moves_labels_a_decision_that_is_not_one_by_its_kind(flavour: str, tmp_path: Path) -> None:
+    """A legal decision naming a card as a number crashed Momiji's label (`moves`)."""
+    state = json.loads(json.dumps(corpora.get(flavour).playing()[-1]))
+    state["legal"].append({"kind": "play", "cards": [7]} if flavour == "momiji" else {"kind": "bid", "dice": "x"})
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    outcome = Case("moves", flavour, ["moves", str(path)]).run()
+    assert not outcome.problems, outcome.report()
+
+
+def test_a_two_deck_game_rebuilds_after_a_jar() -> None:
+    """A Jar moved revealed hand cards to a waiting area everyone saw; with two decks
+    (4-5 players) the rebuild counted an instance id (``kite#2``) as one of two copies and
+    dealt it twice: the bots' rebuild failed on its deck count."""
+    engine = registry.get("mottainai")
+    seats = [f"s{i}" for i in range(4)]
+    seed = hashlib.sha256(b"mottainai0{}4").digest()
+    for step in iter_playout(engine, engine.parse_options({}), seats, seed, check=False):
+        if step.n == 259:
+            assert engine.view(step.state, "s0")["revealed"]["hands"], "the Jar's reveal"
+            for seat in seats:
+                view = engine.view(step.state, seat)
+                rebuilt = engine.determinize(view, seat, Rng(b"jar"))
+                assert engine.view(rebuilt, seat) == view
+                engine.invariants(rebuilt)
+            return
+    pytest.fail("the game ended before the Jar")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
-from arbiter.core.errors import SchemaViolation, UsageError
+from arbiter.core.errors import IllegalAction, SchemaViolation, UsageError
 from arbiter.core.rng import Rng
 from arbiter.games.motcoin import cards, defaults, determinize, flow, moves, narrate, scoring
 from arbiter.games.motcoin.state import State, copy_state, decode, encode
@@ -143,6 +143,13 @@ class MotCoinEngine(Engine):
         check_invariants(state)
 
     def label(self, action: Action) -> str:
+        """A state file's legal decisions are read as decisions first: a hand-edited one
+        that is not one is labelled by its kind alone."""
+        try:
+            moves.parse(action)
+        except IllegalAction:
+            kind = action.get("kind") if isinstance(action, dict) else None
+            return kind if isinstance(kind, str) else "?"
         if action.get("kind") == "bid":
             return "bid " + narrate.dice(moves.normalise(list(action.get("dice", []))))
         if action.get("kind") == "remove":

@@ -58,9 +58,10 @@ def determinize(
         for s, p in shown.items()
     }
     # Cards everyone saw go to a waiting area stay there; revealed hand cards stay in hand.
+    # An instance id is one card (``kite#2`` is the second deck's): placed once at most.
     for s, p in shown.items():
         for c in p.get("waiting_seen", ()):
-            if placed[c] < _copies(view):
+            if not placed[c]:
                 players[s].waiting.append(c)
                 placed[c] += 1
     revealed = view["revealed"]
@@ -68,7 +69,7 @@ def determinize(
         owners = {c: o for o, cards in revealed.get("hands", {}).items() for c in cards}
         for c in revealed["cards"]:
             owner = owners.get(c, revealed["seat"])
-            if owner == seat or placed[c] >= _copies(view):
+            if owner == seat or placed[c]:
                 continue
             if len(players[owner].hand) < shown[owner]["hand_count"]:
                 players[owner].hand.append(c)
