@@ -1,0 +1,77 @@
+"""The exact type of a tally view and its consistency check (``TallyEngine.view_problem``).
+
+The committed schema sits beside it (``view-tally.schema.json``): tally is a test game,
+not shipped, so its schema is not in ``schemas/``; ``tests/core/test_schemas.py`` keeps it
+from drifting like the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NotRequired
+
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
+from arbiter.core.viewtypes import SeatName, ViewType, bounded, count
+
+SCHEMA = Path(__file__).with_name("view-tally.schema.json")
+CARDS = 60
+"""The largest deck the options allow."""
+Card = count(CARDS, 1)
+
+
+class View(TypedDict):
+    """What one seat (or a spectator) sees of a game of tally."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid", strict=True)  # type: ignore[misc]
+    seats: bounded(SeatName, 4, 2)  # type: ignore[valid-type]
+    turn: SeatName | None  # type: ignore[valid-type]
+    played: count(2)  # type: ignore[valid-type]
+    discarded: bool
+    deck: count(CARDS)  # type: ignore[valid-type]
+    hands: dict[SeatName, count(CARDS)]  # type: ignore[valid-type]
+    piles: dict[SeatName, count(2)]  # type: ignore[valid-type]
+    tallies: dict[SeatName, bounded(Card, CARDS)]  # type: ignore[valid-type]
+    scores: dict[SeatName, count(CARDS * (CARDS + 1) // 2)]  # type: ignore[valid-type]
+    you: NotRequired[SeatName]  # type: ignore[valid-type]
+    hand: NotRequired[bounded(Card, CARDS)]  # type: ignore[valid-type]
+    pile: NotRequired[bounded(Card, 2)]  # type: ignore[valid-type]
+
+
+VIEW = ViewType(View, (), "What one seat (or a spectator) sees of a game of tally.")
+
+
+def problem(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None:
+    """Return what makes ``view`` impossible for ``state_file``'s reader, else ``None``."""
+    seats, seat = view["seats"], state_file["seat"]
+    if seats != state_file["seats"] or len(set(seats)) != len(seats):
+        return "its seats are not the state file's"
+    if any(set(view[k]) != set(seats) for k in ("hands", "piles", "tallies", "scores")):
+        return "its zones are not one per seat"
+    mine = ("you", "hand", "pile")
+    if any((k in view) != (seat is not None) for k in mine) or view.get("you", seat) != seat:
+        return "its own zones are not its reader's"
+    if seat is not None and (
+        len(view["hand"]) != view["hands"][seat] or len(view["pile"]) != view["piles"][seat]
+    ):
+        return "its reader's hand or pile is not its count"
+    prompt, turn = state_file["prompt"], view["turn"]
+    if (turn is None) != (state_file["status"] == "over") or (
+        prompt is not None and prompt["seat"] != turn
+    ):
+        return "whose turn it is disagrees with the state file"
+    if any(view["scores"][s] != sum(view["tallies"][s]) for s in seats):
+        return "a score is not its tally's sum"
+    total = view["deck"] + sum(view["hands"].values()) + sum(view["piles"].values())
+    total += sum(len(t) for t in view["tallies"].values())
+    seen = [*view.get("hand", ()), *view.get("pile", ()), *(c for t in view["tallies"].values() for c in t)]
+    if len(set(seen)) != len(seen) or any(c > total for c in seen) or not 4 <= total <= CARDS:
+        return "its cards do not add up"
+    return None
+
+
+def generate() -> dict[str, Any]:
+    """Return the committed form of the schema."""
+    return VIEW.json_schema("tally")
