@@ -74,7 +74,7 @@ def test_signed_bytes_refuses_a_file_that_is_not_an_object(text: str, tmp_path: 
 def test_moves_labels_a_decision_that_is_not_one_by_its_kind(flavour: str, tmp_path: Path) -> None:
     """A legal decision naming a card as a number crashed Momiji's label (`moves`)."""
     state = json.loads(json.dumps(corpora.get(flavour).playing()[-1]))
-    state["legal"].append({"kind": "play", "cards": [7]} if flavour == "momiji" else {"kind": "bid", "dice": "x"})
+    state["legal"].append({"kind": "play", "cards": [7]} if flavour == "momiji" else {"kind": "bid", "dice": 5})
     path = tmp_path / "state.json"
     path.write_text(json.dumps(state))
     outcome = Case("moves", flavour, ["moves", str(path)]).run()
