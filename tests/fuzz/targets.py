@@ -401,5 +401,6 @@ def make(command: str, corpus: Corpus, chooser: Chooser) -> Case:
     """Return a hostile case of ``command`` on ``corpus``'s games."""
     pristine(corpus.live)
     pristine(corpus.revealed)
+    next_move(corpus)  # read from the live folder before a case edits it
     return MAKERS[command](corpus, chooser)
 
