@@ -113,8 +113,14 @@ def _move(doc: Any, path: Path_, chooser: Chooser, pool: list[Any]) -> Any:
     if not sources:
         return _replace(doc, path, chooser, pool)
     source = at(doc, pick(chooser, sources))
+    target_path = pick(chooser, lists)
     item = source.pop(chooser.below(len(source)))
-    target = at(doc, pick(chooser, lists))
+    try:
+        target = at(doc, target_path)  # the pop may have shifted the path
+    except (KeyError, IndexError, TypeError):
+        target = None
+    if not isinstance(target, list):
+        target = source
     target.insert(chooser.below(len(target) + 1), item)
     return doc
 
@@ -158,7 +164,7 @@ def mutate_json(
         op = pick(chooser, OPERATORS)
         try:
             out = op(out, path, chooser, pool)
-        except (KeyError, IndexError, TypeError):
+        except (KeyError, IndexError, TypeError, AttributeError):
             continue  # the path moved under an earlier edit: skip this one
     return out
 

@@ -230,7 +230,8 @@ def _mutated_state(corpus: Corpus, chooser: Chooser, playing: bool) -> tuple[dic
     if how == 0:
         return state, mutate_bytes(pretty(state), chooser)
     within = ("view",) if how < 7 and state["view"] is not None else ()
-    return state, pretty(mutate_json(state, chooser, corpus.vocabulary, within))
+    mutated = mutate_json(state, chooser, corpus.vocabulary, within)
+    return state, pretty(mutated) if how % 3 == 0 else dump(mutated)
 
 
 def _key(corpus: Corpus, seat: Any) -> Path:

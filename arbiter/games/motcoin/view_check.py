@@ -10,8 +10,10 @@ follows.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from arbiter.games.motcoin.cards import STABLECOIN
@@ -81,9 +83,15 @@ def _table(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None
         return "the Stable Coins' crash values differ"
     coin = {"count": len(stable), "crash": crashes.pop() if crashes else 0, "source": "provisional"}
     table = {"format": "arbiter.motcoin-cards/1", "cards": rows, "stable_coin": coin}
-    if len(stable) < len(view["seats"]) or table_problem(table) is not None:
+    if len(stable) < len(view["seats"]) or not _valid_table(json.dumps(table, sort_keys=True)):
         return "its card data is not a valid card table"
     return None
+
+
+@lru_cache(maxsize=8)
+def _valid_table(table: str) -> bool:
+    """Whether a card table is valid (cached: every state file of a game carries the same)."""
+    return table_problem(json.loads(table)) is None
 
 
 def _placed(view: Mapping[str, Any]) -> Iterator[str]:
