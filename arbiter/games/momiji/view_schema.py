@@ -5,6 +5,9 @@ data file may name other leaf types, so a code is also read as a word, and ``vie
 parses it and looks it up among the types in play.
 """
 
+# Field types are built by functions (bounds, card enums): mypy reads them as values.
+# mypy: disable-error-code="valid-type,misc,attr-defined"
+
 from __future__ import annotations
 
 from typing import Literal
@@ -35,9 +38,9 @@ Seats = bounded(SeatName, 4)
 
 
 class Turn(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    seat: SeatName  # type: ignore[valid-type]
-    number: count(100_000, 1)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    seat: SeatName
+    number: count(100_000, 1)
     phase: Literal["main", "after", "limit"]
     revealed: bool
     discarded: bool
@@ -46,118 +49,118 @@ class Turn(TypedDict):
 
 
 class Torii(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    closed: count(24)  # type: ignore[valid-type]
-    limit: count(6, 4)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    closed: count(24)
+    limit: count(6, 4)
 
 
 class Pile(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    type: LeafType  # type: ignore[valid-type]
-    top: CardCode  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    type: LeafType
+    top: CardCode
     closed: bool
 
 
 class Landscape(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    id: DataId  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    id: DataId
     used: bool
 
 
 class Player(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    hand: Cards | None  # type: ignore[valid-type]
-    hand_size: count(CARDS)  # type: ignore[valid-type]
-    known: Cards  # type: ignore[valid-type]
-    acorns: count(1000)  # type: ignore[valid-type]
-    piles: bounded(Pile, 6)  # type: ignore[valid-type]
-    landscapes: bounded(Landscape, 60)  # type: ignore[valid-type]
-    objectives: bounded(DataId, 60)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    hand: Cards | None
+    hand_size: count(CARDS)
+    known: Cards
+    acorns: count(1000)
+    piles: bounded(Pile, 6)
+    landscapes: bounded(Landscape, 60)
+    objectives: bounded(DataId, 60)
 
 
 class LandscapeText(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    name: text(60, 1)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    name: text(60, 1)
     set: Literal["A", "B", "C"]
     power: Literal["take-card", "acorns", "draw", "hand-limit", "swap", "reveal-two", "leap"]
-    text: text(300)  # type: ignore[valid-type]
+    text: text(300)
 
 
 class ObjectiveText(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    name: text(60, 1)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    name: text(60, 1)
     measure: Literal[
         "most-zeros", "most-of-type", "most-visible", "top-sum", "most-closed",
         "most-acorns", "fewest-hand", "longest-pile",
     ]
-    text: text(300)  # type: ignore[valid-type]
+    text: text(300)
 
 
 class PileScore(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    type: LeafType  # type: ignore[valid-type]
-    cards: count(CARDS, 1)  # type: ignore[valid-type]
-    top: count(3)  # type: ignore[valid-type]
-    points: count(POINTS)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    type: LeafType
+    cards: count(CARDS, 1)
+    top: count(3)
+    points: count(POINTS)
 
 
 class ObjectivePoints(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    objective: DataId  # type: ignore[valid-type]
-    points: count(POINTS)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    objective: DataId
+    points: count(POINTS)
 
 
 class Breakdown(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    piles: count(POINTS)  # type: ignore[valid-type]
-    acorns: count(POINTS)  # type: ignore[valid-type]
-    objectives: count(POINTS)  # type: ignore[valid-type]
-    total: count(POINTS)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    piles: count(POINTS)
+    acorns: count(POINTS)
+    objectives: count(POINTS)
+    total: count(POINTS)
 
 
 class SeatScore(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    piles: bounded(PileScore, 6)  # type: ignore[valid-type]
-    objectives: bounded(ObjectivePoints, 60)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    piles: bounded(PileScore, 6)
+    objectives: bounded(ObjectivePoints, 60)
     breakdown: Breakdown
 
 
 class ObjectiveResult(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    objective: DataId  # type: ignore[valid-type]
-    name: text(60, 1)  # type: ignore[valid-type]
-    owner: SeatName  # type: ignore[valid-type]
-    values: dict[SeatName, count(POINTS, -POINTS)]  # type: ignore[valid-type]
-    best: Seats  # type: ignore[valid-type]
-    points: dict[SeatName, count(POINTS)]  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    objective: DataId
+    name: text(60, 1)
+    owner: SeatName
+    values: dict[SeatName, count(POINTS, -POINTS)]
+    best: Seats
+    points: dict[SeatName, count(POINTS)]
 
 
 class Result(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    seats: dict[SeatName, SeatScore]  # type: ignore[valid-type]
-    objectives: bounded(ObjectiveResult, 60)  # type: ignore[valid-type]
-    scores: dict[SeatName, count(POINTS)]  # type: ignore[valid-type]
-    ranking: bounded(Seats, 4, 1)  # type: ignore[valid-type]
-    tiebreak: text(200) | None  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    seats: dict[SeatName, SeatScore]
+    objectives: bounded(ObjectiveResult, 60)
+    scores: dict[SeatName, count(POINTS)]
+    ranking: bounded(Seats, 4, 1)
+    tiebreak: text(200) | None
 
 
 class View(TypedDict):
     """What one seat (or a spectator) sees of a game of Momiji."""
 
-    __pydantic_config__ = STRICT  # type: ignore[misc]
+    __pydantic_config__ = STRICT
     game: Literal["momiji"]
-    viewer: SeatName | None  # type: ignore[valid-type]
-    seats: bounded(SeatName, 4, 2)  # type: ignore[valid-type]
-    types: bounded(LeafType, 6, 4)  # type: ignore[valid-type]
+    viewer: SeatName | None
+    seats: bounded(SeatName, 4, 2)
+    types: bounded(LeafType, 6, 4)
     turn: Turn
-    deck: count(CARDS)  # type: ignore[valid-type]
-    garden: Cards  # type: ignore[valid-type]
-    discard: Cards  # type: ignore[valid-type]
-    objectives: bounded(DataId, 60)  # type: ignore[valid-type]
+    deck: count(CARDS)
+    garden: Cards
+    discard: Cards
+    objectives: bounded(DataId, 60)
     torii: Torii
-    players: dict[SeatName, Player]  # type: ignore[valid-type]
-    landscapes: dict[DataId, LandscapeText]  # type: ignore[valid-type]
-    objective_texts: dict[DataId, ObjectiveText]  # type: ignore[valid-type]
+    players: dict[SeatName, Player]
+    landscapes: dict[DataId, LandscapeText]
+    objective_texts: dict[DataId, ObjectiveText]
     ended: Literal["deck", "torii"] | None
     result: Result | None
 

@@ -5,6 +5,9 @@ table has 5 to 20); which Stable Coins a game has follows from the card data the
 carries (``view_check``).
 """
 
+# Field types are built by functions (bounds, card enums): mypy reads them as values.
+# mypy: disable-error-code="valid-type,misc,attr-defined"
+
 from __future__ import annotations
 
 from typing import Literal, NotRequired
@@ -36,34 +39,34 @@ Seats = bounded(SeatName, 5)
 
 
 class Holding(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    card: CardId  # type: ignore[valid-type]
-    dice: bounded(Face, DICE)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    card: CardId
+    dice: bounded(Face, DICE)
 
 
 class Player(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    available: count(DICE)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    available: count(DICE)
     dice: Literal[7, 8, 9]
-    cards: bounded(Holding, CARDS)  # type: ignore[valid-type]
+    cards: bounded(Holding, CARDS)
 
 
 class Auction(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    card: CardId  # type: ignore[valid-type]
-    stable: CardId | None  # type: ignore[valid-type]
-    turn: SeatName | None  # type: ignore[valid-type]
-    order: Seats  # type: ignore[valid-type]
-    passed: Seats  # type: ignore[valid-type]
-    high_seat: SeatName | None  # type: ignore[valid-type]
-    high: bounded(Face, DICE)  # type: ignore[valid-type]
-    last_bids: dict[SeatName, bounded(Face, DICE)]  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    card: CardId
+    stable: CardId | None
+    turn: SeatName | None
+    order: Seats
+    passed: Seats
+    high_seat: SeatName | None
+    high: bounded(Face, DICE)
+    last_bids: dict[SeatName, bounded(Face, DICE)]
 
 
 class DrawPile(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    count: count(24)  # type: ignore[valid-type]
-    cards: bounded(CardId, 24)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    count: count(24)
+    cards: bounded(CardId, 24)
 
 
 Fluctuation = count(6, -6) | Literal["remove"]
@@ -71,53 +74,53 @@ Crash = count(0, -99)
 
 
 class MotCoinCard(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    id: CardId  # type: ignore[valid-type]
-    name: text(20, 1)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    id: CardId
+    name: text(20, 1)
     type: Literal["motcoin"]
-    price: count(999, 1)  # type: ignore[valid-type]
-    fluctuation: Fluctuation  # type: ignore[valid-type]
-    crash: Crash  # type: ignore[valid-type]
+    price: count(999, 1)
+    fluctuation: Fluctuation
+    crash: Crash
     auction: NotRequired[Literal["double"]]
 
 
 class HardForkCard(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    id: CardId  # type: ignore[valid-type]
-    name: text(20, 1)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    id: CardId
+    name: text(20, 1)
     type: Literal["hardfork"]
-    fluctuation: Fluctuation  # type: ignore[valid-type]
-    crash: Crash  # type: ignore[valid-type]
+    fluctuation: Fluctuation
+    crash: Crash
 
 
 class StableCoinCard(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    id: CardId  # type: ignore[valid-type]
-    name: text(20, 1)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    id: CardId
+    name: text(20, 1)
     type: Literal["stablecoin"]
-    crash: Crash  # type: ignore[valid-type]
+    crash: Crash
 
 
 class Stack(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    cards: bounded(CardId, 24, 1)  # type: ignore[valid-type]
-    top: CardId  # type: ignore[valid-type]
-    price: count(999, 1)  # type: ignore[valid-type]
-    value: Points  # type: ignore[valid-type]
-    printed: Points  # type: ignore[valid-type]
-    dice: Faces  # type: ignore[valid-type]
-    crash: Crash  # type: ignore[valid-type]
-    loss: Points  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    cards: bounded(CardId, 24, 1)
+    top: CardId
+    price: count(999, 1)
+    value: Points
+    printed: Points
+    dice: Faces
+    crash: Crash
+    loss: Points
 
 
 class Other(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    card: CardId  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    card: CardId
     type: Literal["hardfork", "stablecoin"]
-    value: Points  # type: ignore[valid-type]
-    dice: Faces  # type: ignore[valid-type]
-    crash: Crash  # type: ignore[valid-type]
-    loss: Points  # type: ignore[valid-type]
+    value: Points
+    dice: Faces
+    crash: Crash
+    loss: Points
 
 
 Breakdown = TypedDict(
@@ -131,45 +134,45 @@ Breakdown = TypedDict(
         )
     },
 )
-Breakdown.__pydantic_config__ = STRICT  # type: ignore[attr-defined]
+Breakdown.__pydantic_config__ = STRICT
 
 
 class SeatScore(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
-    stacks: bounded(Stack, 24)  # type: ignore[valid-type]
-    others: bounded(Other, CARDS)  # type: ignore[valid-type]
+    __pydantic_config__ = STRICT
+    stacks: bounded(Stack, 24)
+    others: bounded(Other, CARDS)
     breakdown: Breakdown
 
 
 class Result(TypedDict):
-    __pydantic_config__ = STRICT  # type: ignore[misc]
+    __pydantic_config__ = STRICT
     gap: Literal[3, 4]
-    seats: dict[SeatName, SeatScore]  # type: ignore[valid-type]
-    scores: dict[SeatName, Points]  # type: ignore[valid-type]
-    ranking: bounded(Seats, 5, 1)  # type: ignore[valid-type]
+    seats: dict[SeatName, SeatScore]
+    scores: dict[SeatName, Points]
+    ranking: bounded(Seats, 5, 1)
 
 
 class View(TypedDict):
     """What everyone sees of a game of Mot Coin: all but the draw pile's order."""
 
-    __pydantic_config__ = STRICT  # type: ignore[misc]
+    __pydantic_config__ = STRICT
     game: Literal["motcoin"]
-    viewer: SeatName | None  # type: ignore[valid-type]
-    seats: bounded(SeatName, 5, 3)  # type: ignore[valid-type]
+    viewer: SeatName | None
+    seats: bounded(SeatName, 5, 3)
     round: Literal[1, 2]
-    first_player: SeatName  # type: ignore[valid-type]
-    players: dict[SeatName, Player]  # type: ignore[valid-type]
+    first_player: SeatName
+    players: dict[SeatName, Player]
     auction: Auction | None
-    pending_removals: Seats  # type: ignore[valid-type]
-    removal_source: CardId | None  # type: ignore[valid-type]
+    pending_removals: Seats
+    removal_source: CardId | None
     draw_pile: DrawPile
-    discard: bounded(CardId, CARDS)  # type: ignore[valid-type]
-    removed: bounded(CardId, CARDS)  # type: ignore[valid-type]
-    stable_supply: count(STABLE_MAX)  # type: ignore[valid-type]
-    hardforks_auctioned: count(4)  # type: ignore[valid-type]
-    ender: CardId | None  # type: ignore[valid-type]
+    discard: bounded(CardId, CARDS)
+    removed: bounded(CardId, CARDS)
+    stable_supply: count(STABLE_MAX)
+    hardforks_auctioned: count(4)
+    ender: CardId | None
     price_rise_gap: Literal[3, 4]
-    cards: dict[CardId, MotCoinCard | HardForkCard | StableCoinCard]  # type: ignore[valid-type]
+    cards: dict[CardId, MotCoinCard | HardForkCard | StableCoinCard]
     result: Result | None
 
 
