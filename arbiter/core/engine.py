@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from arbiter.core.viewtypes import ViewType
 
+
 class ImpossibleView(ValueError):
     """``determinize`` met a view whose zones and counts no game could show (more cards
     counted than are left to deal, a deck count its cards contradict)."""
