@@ -78,6 +78,49 @@ def test_every_view_an_engine_writes_passes_its_check(name, players, options) ->
     assert checked >= 2 * (players + 1)
 
 
+def _own_data(name: str, folder: Path) -> dict[str, str]:
+    """Options naming a group's own card data: a Wutai list, a Mot Coin table, Momiji data
+    (the shipped ones with ids, prices and a leaf type changed)."""
+    import copy
+
+    path = folder / f"{name}.json"
+    if name == "mottainai":
+        from arbiter.games.mottainai.wutai import builtin_table
+
+        table = copy.deepcopy(builtin_table())
+        for row in table["cards"][4:]:
+            row["id"] = row["id"].replace("om-", "mine-")
+        path.write_text(json.dumps(table))
+        return {"wutai": "yes", "wutai_cards": str(path)}
+    if name == "motcoin":
+        from arbiter.games.motcoin.cards import builtin_table as cards
+
+        table = copy.deepcopy(cards())
+        table["stable_coin"]["count"] = 9
+        for row in table["cards"]:
+            row["price"] = row["price"] + 1 if "price" in row else None
+            if row["price"] is None:
+                del row["price"]
+        path.write_text(json.dumps(table))
+        return {"cards": str(path)}
+    from arbiter.games.momiji.data import builtin_data
+
+    data = json.loads(json.dumps(builtin_data()).replace('"maple"', '"pine"'))
+    path.write_text(json.dumps(data))
+    return {"data": str(path)}
+
+
+@pytest.mark.parametrize(("name", "players"), [("mottainai", 3), ("motcoin", 4), ("momiji", 3)])
+def test_views_with_a_groups_own_cards_pass_their_check(name: str, players: int, tmp_path: Path) -> None:
+    """A view carries a group's own Wutai list (Momiji's landscapes and objectives, Mot
+    Coin's card data): its cards are looked up there."""
+    checked = 0
+    for state in written_views(name, players, _own_data(name, tmp_path), every=17):
+        viewcheck.check(state, "a view the engine wrote")
+        checked += 1
+    assert checked >= 2 * (players + 1)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "players", "options"), GAMES, ids=lambda v: str(v))
 def test_every_view_of_every_decision_passes_its_check(name, players, options) -> None:
