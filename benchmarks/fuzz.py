@@ -129,6 +129,9 @@ def main() -> int:
             inputs.update(part["inputs"])
             codes.update(part["codes"])
             crashes += part["crashes"]
+            for index, command, flavour, problems, _argv in part["crashes"]:
+                # Said at once: a long run stopped early still names what it found.
+                print(f"crash: input {index} ({command}, {flavour}): {'; '.join(problems)}", file=sys.stderr)
             done += sum(part["inputs"].values())
             rate = done / (time.perf_counter() - began)
             print(

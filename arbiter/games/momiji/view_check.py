@@ -108,8 +108,10 @@ def _data(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None:
 
 def _progress(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None:
     result = view["result"]
-    over = state_file["status"] == "over"
-    if over != (result is not None) or over != (view["ended"] is not None):
+    ended = view["ended"] is not None
+    # A forfeit ends the game without the engine: a state file may be over while its view
+    # plays on, never the other way round.
+    if ended != (result is not None) or (ended and state_file["status"] != "over"):
         return "the game is over in one place and not in another"
     if result is not None:
         seats = set(view["seats"])

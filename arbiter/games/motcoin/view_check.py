@@ -142,7 +142,9 @@ def _dice(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None:
 
 def _progress(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None:
     result = view["result"]
-    if (result is not None) != (state_file["status"] == "over"):
+    # A forfeit ends the game without the engine: a state file may be over while its view
+    # plays on, never the other way round.
+    if result is not None and state_file["status"] != "over":
         return "the game is over in one place and not in another"
     if bool(view["pending_removals"]) != (view["removal_source"] is not None):
         return "a die to take back has no card it comes from, or the other way round"

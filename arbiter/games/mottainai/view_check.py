@@ -109,7 +109,9 @@ def _cards(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None
 
 def _progress(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None:
     over = view["phase"] == "over"
-    if over != (state_file["status"] == "over") or over != (view["result"] is not None):
+    # A forfeit ends the game without the engine: a state file may be over while its view
+    # plays on, never the other way round.
+    if over != (view["result"] is not None) or (over and state_file["status"] != "over"):
         return "the game is over in one place and not in another"
     if over != (view["end"] is not None):
         return "the game's end and its result disagree"
