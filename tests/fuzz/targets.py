@@ -5,8 +5,8 @@ input is a file of a game folder, that file mutated in place. ``Case.run`` runs
 ``arbiter`` in this process and judges it as the issue asks: an exit code from the
 documented table, exactly one ``arbiter: error:`` line on stderr when it fails, no
 traceback, and the folder byte for byte as it was (a command that writes may change it
-only by succeeding, or by healing a damaged derived file back to what the referee
-wrote). Afterwards the folder is put back as the referee left it, for the next case.
+by succeeding, and, refusing, only its derived files: it heals them first). Afterwards
+the folder is put back as the referee left it, for the next case.
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ FOLDER_READERS = ("status", "verify", "replay", "html")
 WRITERS = ("submit", "reveal", "repair", "timeout")
 OTHERS = ("join", "signed-bytes")
 COMMANDS = READERS + FOLDER_READERS + WRITERS + OTHERS
+RECORDS = frozenset(
+    {"game.json", "chain.jsonl", "referee/secret", "referee/key", "referee/key.pub", "reveal/reveal.json"}
+)
+"""The files a game folder's others are derived from (views, logs, receipts, copies)."""
 
 
 # -- running ------------------------------------------------------------------------------
@@ -190,12 +194,12 @@ class Case:
             return
         if self.writes and o.code == 0:
             return
-        referee = pristine(self.folder)
-        changed = sorted(
-            name
-            for name in set(before) | set(after)
-            if after.get(name) != before.get(name) and not (self.writes and after.get(name) == referee.get(name))
-        )
+        changed = sorted(n for n in set(before) | set(after) if after.get(n) != before.get(n))
+        if self.writes:
+            # A command that writes first brings derived files back to the chain head
+            # (crash recovery, DESIGN.md), even when it then refuses: only the records
+            # they derive from must stay as they were.
+            changed = [n for n in changed if n in RECORDS]
         if changed:
             o.problems.append(f"the game folder changed: {', '.join(changed[:4])}")
 

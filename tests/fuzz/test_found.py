@@ -98,3 +98,18 @@ def test_a_two_deck_game_rebuilds_after_a_jar() -> None:
                 engine.invariants(rebuilt)
             return
     pytest.fail("the game ended before the Jar")
+
+
+def test_a_stable_coin_in_the_draw_pile_is_refused(tmp_path: Path) -> None:
+    """A Stable Coin moved into the draw pile (benchmarks/fuzz.py, seed issue-24, input
+    15067) reached the rebuild, whose view sorts the draw pile by number: ValueError."""
+    state = json.loads(json.dumps(corpora.get("motcoin").playing()[-1]))
+    view = state["view"]
+    holding = next(h for p in view["players"].values() for h in p["cards"] if h["card"].startswith("S"))
+    view["draw_pile"]["cards"].append(holding["card"])
+    view["draw_pile"]["count"] += 1
+    for p in view["players"].values():
+        p["cards"] = [h for h in p["cards"] if h is not holding]
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(state))
+    assert "a Stable Coin lies where only numbered cards go" in refused(["show", path], 4)

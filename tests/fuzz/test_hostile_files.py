@@ -5,7 +5,7 @@ Each example takes a file the referee wrote (a state file, a move or join file,
 the command that reads it, in this process (``fuzz.targets``). Whatever the edit: an exit
 code from the documented table, one ``arbiter: error:`` line when it fails, no
 traceback, and the game folder byte for byte unchanged (a command that writes may change
-it only by succeeding, or by healing a damaged derived file back to the referee's bytes).
+it by succeeding, and, refusing, only the derived files it heals first).
 
 The default run tries a few examples of every command on every engine (Wutai Mountain
 included), the same ones every time; ``-m slow`` tries many more, and

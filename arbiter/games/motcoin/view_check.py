@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
-from arbiter.games.motcoin.cards import STABLECOIN
+from arbiter.games.motcoin.cards import HARDFORK, STABLECOIN
 from arbiter.games.motcoin.cards import problem as table_problem
 from arbiter.games.motcoin.scoring import rise_gap
 from arbiter.games.motcoin.state import DICE_PER_SEAT
@@ -121,7 +121,15 @@ def _cards(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None
         return "a card lies in two places at once"
     if view["draw_pile"]["count"] != len(view["draw_pile"]["cards"]):
         return "the draw pile's count is not its cards"
+    # Stable Coins are dealt, auctioned beside a card, removed or in the supply: never
+    # drawn, discarded or auctioned alone (rules 3, 4 and 7).
     a = view["auction"]
+    numbered = [*view["draw_pile"]["cards"], *view["discard"]]
+    numbered += [c for c in (view["ender"], view["removal_source"]) if c is not None]
+    if any(briefs[c]["type"] == STABLECOIN for c in numbered):
+        return "a Stable Coin lies where only numbered cards go"
+    if view["ender"] is not None and briefs[view["ender"]]["type"] != HARDFORK:
+        return "the card that ended the game is not a HardFork"
     if a is not None and (
         briefs[a["card"]]["type"] == STABLECOIN
         or (a["stable"] is not None and briefs[a["stable"]]["type"] != STABLECOIN)
