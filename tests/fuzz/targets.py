@@ -407,5 +407,12 @@ def make(command: str, corpus: Corpus, chooser: Chooser) -> Case:
     pristine(corpus.live)
     pristine(corpus.revealed)
     next_move(corpus)  # read from the live folder before a case edits it
-    return MAKERS[command](corpus, chooser)
+    try:
+        return MAKERS[command](corpus, chooser)
+    except BaseException:
+        # hypothesis may stop a case between two draws (its data ran out): the next case
+        # must find the folders as the referee left them.
+        restore(corpus.live)
+        restore(corpus.revealed)
+        raise
 

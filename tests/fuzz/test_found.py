@@ -113,3 +113,21 @@ def test_a_stable_coin_in_the_draw_pile_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "state.json"
     path.write_text(json.dumps(state))
     assert "a Stable Coin lies where only numbered cards go" in refused(["show", path], 4)
+
+
+def test_a_fountains_helpers_are_rebuilt_as_the_view_shows_their_cover() -> None:
+    """A Fountain's revealed STONE cards count as helpers while the CLERK task lasts (M-R6);
+    the view shows only what they do to cover, and the rebuild had none: the view check
+    refused a state file the referee wrote (found by the slow view test)."""
+    engine = registry.get("mottainai")
+    seats = ["s0", "s1"]
+    seed = hashlib.sha256(b"views:mottainai:2:[]:2").digest()
+    for step in iter_playout(engine, engine.parse_options({}), seats, seed, check=False):
+        if step.n == 33:
+            assert step.state.task["helpers"] == 1, "the Fountain's helper"
+            for seat in seats:
+                view = engine.view(step.state, seat)
+                rebuilt = engine.determinize(view, seat, Rng(b"fountain"))
+                assert engine.view(rebuilt, seat) == view
+            return
+    pytest.fail("the game ended before the Fountain")

@@ -131,7 +131,24 @@ def determinize(
         state, task_owner, "mask", False
     ):
         task_now["mask"] = True
+    if task_now is not None:
+        _fountain_helpers(state, task_now, shown[state.current]["covered_helpers"])
     return state
+
+
+def _fountain_helpers(state: State, task: dict[str, Any], covered: list[str]) -> None:
+    """Restore the hand cards a Fountain revealed as helpers for this task (M-R6): the view
+    shows only what they do to cover, so take the fewest that cover as the view does."""
+    from arbiter.games.mottainai.cover import helpers_covered
+
+    mat = task["material"]
+    want = mat in covered
+    for extra in range(len(state.players[state.current].hand) + 1):
+        task["helpers"] = extra
+        if helpers_covered(state, state.current, mat) == want:
+            break
+    if not task["helpers"] or helpers_covered(state, state.current, mat) != want:
+        del task["helpers"]  # none, or the view shows a cover no count of them gives
 
 
 def _deal_wutai(
