@@ -45,7 +45,7 @@ def bot(
     from arbiter.bots.levels import LEVELS, bot_rng, decide
     from arbiter.cli.player import _write, _write_bytes
     from arbiter.core import registry
-    from arbiter.core.errors import OutOfTurn, UsageError
+    from arbiter.core.errors import NotReady, OutOfTurn, UsageError
     from arbiter.core.player import (
         check_key_for_state,
         load_state,
@@ -68,6 +68,15 @@ def bot(
             else f"it is {who}'s turn, not {state['seat']}'s: wait for your next state file"
         )
     engine = registry.get(state["engine"]["name"])
+    if engine.info.version != state["engine"]["version"]:
+        # The bot reads the view with the engine: another version's rules may differ.
+        from arbiter.releases import advice
+
+        wanted = state["engine"]["version"]
+        raise NotReady(
+            f"this state file is from {engine.info.name} {wanted} but this arbiter has "
+            f"{engine.info.version}: {advice(engine.info.name, wanted, None)}"
+        )
     actions = decide(engine, state, level, bot_rng(seed, state), budget)
     move_file = make_move(state, key, actions)
     labels = "; ".join(engine.label(a) for a in actions)

@@ -16,8 +16,9 @@ def status(
 ) -> None:
     """Show a game's status from its public files."""
     from arbiter.core.chain import last_time
+    from arbiter.core.errors import SchemaViolation, Tampered
     from arbiter.core.gamedir import GameDir
-    from arbiter.core.ledger import read_json
+    from arbiter.core.ledger import manifest_schema, read_json
     from arbiter.core.schemas import validate
 
     out = Output(as_json)
@@ -32,6 +33,10 @@ def status(
             last_time(gd.chain),
         )
     )
+    try:
+        validate(manifest_schema(manifest), manifest, "game.json")
+    except SchemaViolation as exc:
+        raise Tampered(f"{exc.message} (was game.json edited?)") from None
     validate("state", state, "public/state.json")
     info = {
         "game": manifest.get("game"),

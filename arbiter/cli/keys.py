@@ -26,10 +26,15 @@ def signed_bytes(
     file: Path = typer.Argument(..., help="A join or move file.", metavar="FILE"),
 ) -> None:
     """Print the exact bytes a join or move file's signature covers."""
+    from arbiter.core.errors import SchemaViolation
     from arbiter.core.ledger import read_json
+    from arbiter.core.safeio import shown
     from arbiter.core.signing import signed_bytes as compute
 
-    sys.stdout.buffer.write(compute(read_json(file, str(file))))
+    obj = read_json(file, str(file))
+    if not isinstance(obj, dict):
+        raise SchemaViolation(f"{shown(file)}: expected a JSON object (a join or move file)")
+    sys.stdout.buffer.write(compute(obj))
     sys.stdout.buffer.flush()
 
 

@@ -48,13 +48,11 @@ def join(
 
 
 def _engine_for(state: dict[str, Any]) -> Any:
-    from arbiter.core import registry
-    from arbiter.core.errors import ArbiterError
+    """The engine that reads the state file's view: only the very version that wrote it
+    (``None``: the view is shown as a plain tree, decisions without labels)."""
+    from arbiter.core.viewcheck import known_engine
 
-    try:
-        return registry.get(state["engine"]["name"])
-    except ArbiterError:
-        return None
+    return known_engine(state)
 
 
 def moves(

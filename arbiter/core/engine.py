@@ -10,10 +10,24 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from arbiter.core.errors import IllegalAction, SchemaViolation
 from arbiter.core.rng import Rng
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from arbiter.core.viewtypes import ViewType
+
+
+class ImpossibleView(ValueError):
+    """``determinize`` met a view whose zones and counts no game could show (more cards
+    counted than are left to deal, a deck count its cards contradict)."""
+
+
+VIEW_CHECK_SEED = b"arbiter-view-check/1"
+"""Seeds the one rebuild ``Engine.view_problem`` makes (any fixed stream would do)."""
 
 JSON = Any
 Action = dict[str, Any]
@@ -264,6 +278,45 @@ class Engine(ABC):
         Engines without this hook get only the random bot.
         """
         raise NotImplementedError(f"{self.info.name} cannot rebuild a state from a view")
+
+    def view_type(self) -> ViewType | None:
+        """Return the exact type of ``view``'s output (``arbiter.core.viewtypes``), from
+        which ``view_schema`` is generated (``python -m arbiter.core.schemas``)."""
+        return None
+
+    def view_schema(self) -> Path | None:
+        """Return the committed JSON Schema of ``view`` (``arbiter.core.viewcheck``): a
+        state file's view is checked against it before the engine reads one. ``None``:
+        views are not checked (an engine without a view type)."""
+        return None
+
+    def view_problem(self, state_file: Mapping[str, Any]) -> str | None:
+        """Return what makes a state file's view impossible, in a few words (``None``: it
+        is one this engine could have written for the file's reader).
+
+        Called once the view has ``view_type``. An engine checks first what its
+        ``determinize`` and ``render`` rely on but a schema cannot say (counts against
+        lists, a card in two places, the seats against the state file's), then calls this
+        base, which rebuilds a state from the view (``determinize``, a fixed stream) and
+        asks that it shows the very same view and keeps the engine's invariants.
+        Messages name places, never values: the file is untrusted.
+        """
+        seat, view = state_file["seat"], state_file["view"]
+        if seat is None or view is None:
+            return None
+        try:
+            rebuilt = self.determinize(view, seat, Rng(VIEW_CHECK_SEED), state_file["prompt"])
+        except NotImplementedError:
+            return None
+        except ImpossibleView as exc:
+            return str(exc)
+        if self.view(rebuilt, seat) != view:
+            return "no game shows this view: its zones and counts do not add up"
+        try:
+            self.invariants(rebuilt)
+        except AssertionError:
+            return "its cards do not add up"
+        return None
 
     def invariants(self, state: Any) -> None:  # noqa: B027 (optional hook)
         """Raise ``AssertionError`` if the state breaks a conservation rule."""

@@ -38,10 +38,7 @@ def load_manifest(gd: GameDir) -> tuple[dict[str, Any], str, Engine]:
     gd.require()
     manifest = read_json(gd.manifest, "game.json")
     try:
-        schema = "manifest"
-        if isinstance(manifest, dict):
-            schema = MANIFEST_SCHEMAS.get(manifest.get("format"), "manifest")  # type: ignore[arg-type]
-        validate(schema, manifest, "game.json")
+        validate(manifest_schema(manifest), manifest, "game.json")
     except SchemaViolation as exc:
         raise Tampered(f"{exc.message} (was game.json edited?)") from None
     engine = registry.get(manifest["engine"]["name"])
@@ -58,6 +55,13 @@ def load_manifest(gd: GameDir) -> tuple[dict[str, Any], str, Engine]:
     return manifest, digest(manifest), engine
 
 
+def manifest_schema(manifest: Any) -> str:
+    """Return the schema a manifest is checked against (its format's, else the current)."""
+    fmt = manifest.get("format") if isinstance(manifest, dict) else None
+    # Only a string can name a format: a list or an object is not hashable as a key.
+    return MANIFEST_SCHEMAS.get(fmt, "manifest") if isinstance(fmt, str) else "manifest"
+
+
 def seat_keys(manifest: dict[str, Any]) -> dict[str, str]:
     """Return the public key of every seat."""
     return {s["seat"]: s["key"] for s in manifest["seats"]}
@@ -67,10 +71,17 @@ def classify(obj: Any, what: str) -> str:
     """Return ``"join"`` or ``"move"`` for a submitted object, else raise ``SchemaViolation``."""
     if not isinstance(obj, dict):
         raise SchemaViolation(f"{what}: expected a JSON object (a join or move file)")
-    found = FILE_KINDS.get(obj.get("format"))  # type: ignore[arg-type]
+    fmt = obj.get("format")
+    if not isinstance(fmt, str):
+        # Any JSON value may stand here; only a string can be looked up (or shown).
+        raise SchemaViolation(
+            f"{what}: the field \"format\" is missing or not a string: a join or move file "
+            "says arbiter.join/2 or arbiter.move/1"
+        )
+    found = FILE_KINDS.get(fmt)
     if found is None:
         raise SchemaViolation(
-            f"{what}: format {str(obj.get('format'))[:40]!r} is not a join or move file "
+            f"{what}: format {fmt[:40]!r} is not a join or move file "
             "(expected arbiter.join/2 or arbiter.move/1)"
         )
     kind, schema = found

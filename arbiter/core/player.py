@@ -60,8 +60,12 @@ def load_state(path: Path, identity: Path | None = None) -> dict[str, Any]:
     a sealed one is decrypted with ``identity`` (a private SSH key file).
 
     Besides the schema, the fields the commands rely on must agree: a game being played
-    has a prompt, and legal decisions belong to the prompted seat.
+    has a prompt, and legal decisions belong to the prompted seat. The view must be one
+    its engine could have written for the file's reader (``arbiter.core.viewcheck``): only
+    then may engine code (``show``'s drawing, a bot) read it.
     """
+    from arbiter.core import viewcheck
+
     state = parse_strict(read_state_bytes(path, identity), "state file")
     validate("state", state, str(path))
     prompt = state["prompt"]
@@ -72,6 +76,7 @@ def load_state(path: Path, identity: Path | None = None) -> dict[str, Any]:
             f"state file {shown(path)} contradicts itself (status, prompt and legal decisions "
             "disagree): use the state file the referee wrote"
         )
+    viewcheck.check(state, f"state file {shown(path)}")
     return dict(state)
 
 

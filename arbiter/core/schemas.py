@@ -42,6 +42,16 @@ def generate(name: str) -> dict[str, Any]:
     }
 
 
+def generate_view(name: str) -> dict[str, Any]:
+    """Return the JSON Schema of engine ``name``'s views (``view-<name>``), generated from
+    its view type (``arbiter.core.viewtypes``)."""
+    from arbiter.core import registry
+
+    view_type = registry.get(name).view_type()
+    assert view_type is not None, f"{name} has no view type"
+    return view_type.json_schema(name)
+
+
 def render(schema: dict[str, Any]) -> str:
     """Return the committed text form of a schema."""
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -467,6 +477,12 @@ def write_all(target: Path | None = None) -> list[Path]:
     for name in SCHEMA_MODELS:
         path = target / f"{name}.schema.json"
         path.write_text(render(generate(name)), encoding="utf-8")
+        written.append(path)
+    from arbiter.core import registry
+
+    for name in registry.BUILTIN:
+        path = target / f"view-{name}.schema.json"
+        path.write_text(render(generate_view(name)), encoding="utf-8")
         written.append(path)
     return written
 

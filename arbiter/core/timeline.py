@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arbiter.core import views
+from arbiter.core import viewcheck, views
 from arbiter.core.canonical import parse_strict
 from arbiter.core.chain import iter_chain
 from arbiter.core.engine import Engine
@@ -262,6 +262,8 @@ def _disk_frame(game: _Game, viewer: str | None) -> Frame:
     validate("state", state, what)
     if state["seat"] != viewer or state["game"] != game.manifest["game"]:
         raise Tampered(f"{what} is not this game's file for {viewer or 'the spectator'}")
+    # Shown with the engine's drawing: its view must be one the engine could have written.
+    viewcheck.check(state, what)
     if state["seq"] != head["seq"] or state["head"] != head["hash"]:
         raise NotReady(
             f"{what} is at entry #{state['seq']}, not at the chain head #{head['seq']}: "

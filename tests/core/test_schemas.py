@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from arbiter.core import schemas
+from arbiter.core import registry, schemas
 from arbiter.core.errors import SchemaViolation
 from arbiter.core.models import SCHEMA_MODELS
 
@@ -34,7 +34,28 @@ def test_schema_is_valid_draft_2020_12(name: str) -> None:
 
 def test_every_schema_file_has_a_model() -> None:
     files = {p.name.removesuffix(".schema.json") for p in (ROOT / "schemas").glob("*.schema.json")}
-    assert files == set(SCHEMA_MODELS)
+    assert files == set(SCHEMA_MODELS) | {f"view-{name}" for name in registry.BUILTIN}
+
+
+@pytest.mark.parametrize("name", sorted(registry.BUILTIN))
+def test_committed_view_schema_matches_the_engine(name: str) -> None:
+    committed = (ROOT / "schemas" / f"view-{name}.schema.json").read_text(encoding="utf-8")
+    assert committed == schemas.render(schemas.generate_view(name)), (
+        f"schemas/view-{name}.schema.json drifted from the engine's view type: "
+        "run `python -m arbiter.core.schemas` and commit the result"
+    )
+    assert registry.get(name).view_schema() == ROOT / "schemas" / f"view-{name}.schema.json"
+    Draft202012Validator.check_schema(json.loads(committed))
+
+
+def test_the_test_engine_view_schema_matches_its_type() -> None:
+    """tally's schema sits beside it (a test engine ships nothing in schemas/)."""
+    from testgame.view_schema import SCHEMA, generate
+
+    assert SCHEMA.read_text(encoding="utf-8") == schemas.render(generate()), (
+        "tests/testgame/view-tally.schema.json drifted: regenerate it from "
+        "testgame.view_schema.generate()"
+    )
 
 
 def test_unknown_field_is_named_in_one_line() -> None:

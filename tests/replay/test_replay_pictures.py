@@ -147,7 +147,7 @@ def test_a_view_the_picture_cannot_read_is_refused_in_one_line(cli, tmp_path):
     state = _frame("mottainai", "20", "bob")
     state["view"]["floor"][0] = "no-such-card"
     result = cli("show", _write(tmp_path, state), "--pictures")
-    assert "is not a mottainai view" in error_line(result, 4)
+    assert "names a card this game does not have" in error_line(result, 4)
     assert result.out == ""
 
 

@@ -24,6 +24,7 @@ Rules (cited as TALLY-n in rejections and tests):
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -325,6 +326,22 @@ class TallyEngine(Engine):
     ) -> TallyState:
         """Deal what ``seat`` has not seen around the zones its view counts."""
         return determinize(view, seat, rng)
+
+    def view_type(self) -> Any:
+        from testgame.view_schema import VIEW
+
+        return VIEW
+
+    def view_schema(self) -> Path:
+        from testgame.view_schema import SCHEMA
+
+        return SCHEMA
+
+    def view_problem(self, state_file: Mapping[str, Any]) -> str | None:
+        from testgame.view_schema import problem
+
+        found = problem(state_file["view"], state_file)
+        return found if found is not None else super().view_problem(state_file)
 
     def invariants(self, state: TallyState) -> None:
         """Assert that every card is in exactly one zone and the counters are in range."""

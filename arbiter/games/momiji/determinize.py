@@ -14,23 +14,33 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from arbiter.core.engine import ImpossibleView
 from arbiter.core.rng import Rng
 from arbiter.games.momiji.data import BUILTIN, TOP, Catalog, catalog
 from arbiter.games.momiji.state import Pile, Player, State, Turn
 
 
-def _data(view: Mapping[str, Any]) -> str:
-    """Return ``"builtin"`` when the view's landscapes and objectives are the shipped ones.
-
-    A group's own data file changes the cards' acorn corners, which no view lists: such
-    a game cannot be rebuilt from a state file.
-    """
+def shipped_data(view: Mapping[str, Any]) -> bool:
+    """Return whether the view's leaf types, landscapes and objectives are the shipped data's."""
     shipped = catalog(BUILTIN)
+    if list(view["types"]) != shipped.types[: len(view["seats"]) + 2]:
+        return False
     rows = [(shipped.landscapes, view["landscapes"]), (shipped.objectives, view["objective_texts"])]
     for table, shown in rows:
         for key, row in shown.items():
             if key not in table or any(table[key].get(k) != v for k, v in row.items()):
-                raise NotImplementedError("momiji: a game with its own data file cannot be rebuilt")
+                return False
+    return True
+
+
+def _data(view: Mapping[str, Any]) -> str:
+    """Return ``"builtin"`` when the view shows the shipped data.
+
+    A group's own data file changes the cards' acorn corners, which no view lists: such
+    a game cannot be rebuilt from a state file.
+    """
+    if not shipped_data(view):
+        raise NotImplementedError("momiji: a game with its own data file cannot be rebuilt")
     return BUILTIN
 
 
@@ -40,7 +50,7 @@ def _take(pool: list[str], cards: Catalog, kind: str, value: int) -> str:
         card = cards.cards[code]
         if card.type == kind and card.value == value:
             return pool.pop(i)
-    raise ValueError(f"momiji: the view leaves no {kind} {value} to bury")
+    raise ImpossibleView(f"a {kind} pile needs a {value} under its top, and none is left")
 
 
 def determinize(
@@ -96,6 +106,8 @@ def determinize(
             hand = list(p["hand"])
         else:
             k = p["hand_size"] - len(p["known"])
+            if not 0 <= k <= len(pool):
+                raise ImpossibleView(f"{s}'s hand size leaves no way to deal its unknown cards")
             hand = cards.sort(list(p["known"]) + pool[:k])
             del pool[:k]
         players[s] = Player(

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
+from arbiter.core import viewcheck
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
-from arbiter.core.errors import SchemaViolation, UsageError
+from arbiter.core.errors import IllegalAction, SchemaViolation, UsageError
 from arbiter.core.rng import Rng
 from arbiter.games.momiji import (
     data,
@@ -147,10 +149,32 @@ class MomijiEngine(Engine):
         """Deal what ``seat`` cannot see: buried pile cards first, then hands and deck."""
         return determinize.determinize(view, seat, rng, prompt)
 
+    def view_type(self) -> Any:
+        from arbiter.games.momiji.view_schema import VIEW
+
+        return VIEW
+
+    def view_schema(self) -> Path:
+        return viewcheck.committed(self.info.name)
+
+    def view_problem(self, state_file: Mapping[str, Any]) -> str | None:
+        """The fields against each other (``view_check``), then the rebuild."""
+        from arbiter.games.momiji import view_check
+
+        found = view_check.problem(state_file["view"], state_file)
+        return found if found is not None else super().view_problem(state_file)
+
     def invariants(self, state: State) -> None:
         views.check_invariants(state)
 
     def label(self, action: Action) -> str:
+        """A state file's legal decisions are read as decisions first: a hand-edited one
+        that is not one is labelled by its kind alone."""
+        try:
+            moves.parse(action)
+        except IllegalAction:
+            kind = action.get("kind") if isinstance(action, dict) else None
+            return kind if isinstance(kind, str) else "?"
         return narrate.label(action)
 
     def render(self, view: Mapping[str, Any], seat: str | None) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from arbiter.core.engine import ImpossibleView
 from arbiter.core.rng import Rng
 from arbiter.games.motcoin.cards import BUILTIN, MOTCOIN, STABLECOIN, builtin_table, catalog
 from arbiter.games.motcoin.state import Auction, Holding, Player, State
@@ -95,5 +96,6 @@ def determinize(
         placed |= {auction.card, auction.stable} - {None}
     # The supply is a stack: coins leave from its top, so it keeps the catalog's order.
     state.stable_supply = [c for c in state.cards.stable_ids if c not in placed]
-    assert len(state.stable_supply) == view["stable_supply"]
+    if len(state.stable_supply) != view["stable_supply"]:
+        raise ImpossibleView("the Stable Coin supply's count disagrees with the coins left for it")
     return state

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
+from arbiter.core import viewcheck
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
-from arbiter.core.errors import SchemaViolation, UsageError
+from arbiter.core.errors import IllegalAction, SchemaViolation, UsageError
 from arbiter.core.rng import Rng
 from arbiter.games.motcoin import cards, defaults, determinize, flow, moves, narrate, scoring
 from arbiter.games.motcoin.state import State, copy_state, decode, encode
@@ -139,10 +141,32 @@ class MotCoinEngine(Engine):
         """Rebuild the state from a view: only the draw pile's order is drawn."""
         return determinize.determinize(view, seat, rng, prompt)
 
+    def view_type(self) -> Any:
+        from arbiter.games.motcoin.view_schema import VIEW
+
+        return VIEW
+
+    def view_schema(self) -> Path:
+        return viewcheck.committed(self.info.name)
+
+    def view_problem(self, state_file: Mapping[str, Any]) -> str | None:
+        """The fields against each other (``view_check``), then the rebuild."""
+        from arbiter.games.motcoin import view_check
+
+        found = view_check.problem(state_file["view"], state_file)
+        return found if found is not None else super().view_problem(state_file)
+
     def invariants(self, state: State) -> None:
         check_invariants(state)
 
     def label(self, action: Action) -> str:
+        """A state file's legal decisions are read as decisions first: a hand-edited one
+        that is not one is labelled by its kind alone."""
+        try:
+            moves.parse(action)
+        except IllegalAction:
+            kind = action.get("kind") if isinstance(action, dict) else None
+            return kind if isinstance(kind, str) else "?"
         if action.get("kind") == "bid":
             return "bid " + narrate.dice(moves.normalise(list(action.get("dice", []))))
         if action.get("kind") == "remove":

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from arbiter.core.engine import ImpossibleView
 from arbiter.core.rng import Rng
 from arbiter.games.mottainai import wutai
 from arbiter.games.mottainai.cards import deck_ids
@@ -58,9 +59,10 @@ def determinize(
         for s, p in shown.items()
     }
     # Cards everyone saw go to a waiting area stay there; revealed hand cards stay in hand.
+    # An instance id is one card (``kite#2`` is the second deck's): placed once at most.
     for s, p in shown.items():
         for c in p.get("waiting_seen", ()):
-            if placed[c] < _copies(view):
+            if not placed[c]:
                 players[s].waiting.append(c)
                 placed[c] += 1
     revealed = view["revealed"]
@@ -68,7 +70,7 @@ def determinize(
         owners = {c: o for o, cards in revealed.get("hands", {}).items() for c in cards}
         for c in revealed["cards"]:
             owner = owners.get(c, revealed["seat"])
-            if owner == seat or placed[c] >= _copies(view):
+            if owner == seat or placed[c]:
                 continue
             if len(players[owner].hand) < shown[owner]["hand_count"]:
                 players[owner].hand.append(c)
@@ -79,14 +81,10 @@ def determinize(
     for s, p in shown.items():
         player = players[s]
         if s != seat:
-            k = p["hand_count"] - len(player.hand)
-            player.hand += pool[:k]
-            del pool[:k]
-        k = p["waiting_count"] - len(player.waiting)
-        player.waiting += pool[:k]
-        del pool[:k]
+            player.hand += _deal(pool, p["hand_count"] - len(player.hand), f"{s}'s hand")
+        player.waiting += _deal(pool, p["waiting_count"] - len(player.waiting), f"{s}'s waiting area")
         if p["task_face_down"]:
-            player.task = pool.pop()
+            player.task = _deal(pool, 1, f"{s}'s face-down task")[0]
     deck, known = _deck(deck_view, pool, [c for c in public if c != deck_view.get("top")], mine)
     known |= {c: PUBLIC for c in public}
     for c in mine:
@@ -136,7 +134,24 @@ def determinize(
         state, task_owner, "mask", False
     ):
         task_now["mask"] = True
+    if task_now is not None:
+        _fountain_helpers(state, task_now, shown[state.current]["covered_helpers"])
     return state
+
+
+def _fountain_helpers(state: State, task: dict[str, Any], covered: list[str]) -> None:
+    """Restore the hand cards a Fountain revealed as helpers for this task (M-R6): the view
+    shows only what they do to cover, so take the fewest that cover as the view does."""
+    from arbiter.games.mottainai.cover import helpers_covered
+
+    mat = task["material"]
+    want = mat in covered
+    for extra in range(len(state.players[state.current].hand) + 1):
+        task["helpers"] = extra
+        if helpers_covered(state, state.current, mat) == want:
+            break
+    if not task["helpers"] or helpers_covered(state, state.current, mat) != want:
+        del task["helpers"]  # none, or the view shows a cover no count of them gives
 
 
 def _deal_wutai(
@@ -175,14 +190,13 @@ def _deal_wutai(
         player = players[s]
         if s != seat:
             k = p["hand_wutai"] - sum(1 for c in player.hand if wutai.is_om(c))
-            player.hand += pool[:k]
-            del pool[:k]
+            player.hand += _deal(pool, k, f"{s}'s Wutai hand cards")
         k = p["waiting_wutai"] - sum(1 for c in player.waiting if wutai.is_om(c))
-        player.waiting += pool[:k]
-        del pool[:k]
+        player.waiting += _deal(pool, k, f"{s}'s waiting Wutai cards")
     placed.update(c for p in players.values() for c in p.hand + p.waiting if wutai.is_om(c))
     deck = pool + public + mine
-    assert len(deck) == deck_view["count"], "the view's Wutai deck count disagrees with its cards"
+    if len(deck) != deck_view["count"]:
+        raise ImpossibleView("the Wutai deck's count disagrees with the cards left for it")
     known = {c: PUBLIC for c in public} | {c: seat for c in mine}
     return {
         "table": key,
@@ -199,7 +213,8 @@ def _task(task: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> dict[str
     """Return the Noon task: its extra actions are counted in ``total`` already; a Mask
     shows in the prompt's hint (flow.MASK_HINTS)."""
     out = {**task, "extra": 0}
-    if prompt is not None and prompt["kind"] == "action" and "Mask" in prompt["detail"].get("hint", ""):
+    hint = prompt["detail"].get("hint") if prompt is not None else None
+    if prompt is not None and prompt["kind"] == "action" and isinstance(hint, str) and "Mask" in hint:
         out["mask"] = True
     return out
 
@@ -244,5 +259,16 @@ def _deck(
     # With no unknown card left, a publicly known card must not end up on top unseen.
     rest = pool + public + mine if pool or top else mine + public
     deck = top + rest
-    assert len(deck) == deck_view["count"], "the view's deck count disagrees with its cards"
+    if len(deck) != deck_view["count"]:
+        raise ImpossibleView("the deck's count disagrees with the cards left for it")
     return deck, {}
+
+
+def _deal(pool: list[str], k: int, where: str) -> list[str]:
+    """Take ``k`` cards from the pool for ``where``; a view that counts fewer cards there
+    than it shows, or more than are left, is no game's."""
+    if not 0 <= k <= len(pool):
+        raise ImpossibleView(f"{where} counts cards the rest of the view does not leave")
+    taken = pool[:k]
+    del pool[:k]
+    return taken

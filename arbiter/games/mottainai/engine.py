@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
+from arbiter.core import viewcheck
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import SchemaViolation, UsageError
 from arbiter.core.rng import Rng
@@ -224,6 +226,21 @@ class MottainaiEngine(Engine):
         """Deal what ``seat`` cannot see around the zones its view counts."""
         views.ensure_view(view)
         return determinize.determinize(view, seat, rng, prompt)
+
+    def view_type(self) -> Any:
+        from arbiter.games.mottainai.view_schema import VIEW
+
+        return VIEW
+
+    def view_schema(self) -> Path:
+        return viewcheck.committed(self.info.name)
+
+    def view_problem(self, state_file: Mapping[str, Any]) -> str | None:
+        """The fields against each other (``view_check``), then the rebuild."""
+        from arbiter.games.mottainai import view_check
+
+        found = view_check.problem(state_file["view"], state_file)
+        return found if found is not None else super().view_problem(state_file)
 
     def invariants(self, state: State) -> None:
         if state.wutai is not None:
