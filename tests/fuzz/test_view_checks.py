@@ -303,3 +303,25 @@ def test_a_joining_game_has_no_view(tmp_path: Path) -> None:
     state["prompt"] = state["legal"] = None
     with pytest.raises(ArbiterError, match="a game being joined has no view"):
         viewcheck.check(state, "x")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_views_with_cards_waiting_to_be_placed_pass_their_check(players: int) -> None:
+    """A card effect's cards waiting under M-R119's choice are in the view (wutai.placing);
+    every such view passes the schema and the check, and names its cards."""
+    engine = registry.get("mottainai")
+    seats = [f"s{i}" for i in range(players)]
+    met = 0
+    for game in range(12):
+        seed = hashlib.sha256(f"placing:{players}:{game}".encode()).digest()
+        options = engine.parse_options({"wutai": "yes"})
+        for step in iter_playout(engine, options, seats, seed, check=False):
+            prompt = engine.prompt(step.state)
+            if prompt is None or prompt.kind != "place":
+                continue
+            for seat in [None, *seats]:
+                state = state_file(engine, step.state, seat, seats)
+                assert state["view"]["wutai"]["placing"][0]["card"] == prompt.detail["card"]
+                viewcheck.check(state, "a view the engine wrote")
+            met += 1
+    assert met >= 10, f"only {met} place prompts met: choose other seeds"

@@ -78,6 +78,12 @@ def _zones(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None
         return "the deck's face-up top card was not returned in sight"
     if w is not None and "tucking" in w and w["tucking"] not in w["om"]:
         return "the Om work being tucked under is not an Om work in play"
+    if w is not None and "placing" in w:
+        temple = view["players"][view["current"]]
+        for entry in w["placing"]:  # each waits in the deciding seat's temple (M-R119)
+            zone = "craft_bench" if entry["zone"] == "bench" else entry["zone"]
+            if entry["card"] not in temple[zone]:
+                return "a card waiting to be placed is not in its temple zone"
     return None
 
 
@@ -184,6 +190,8 @@ def _every_card(view: Mapping[str, Any]) -> Iterator[str]:
         yield from w["om"]
         if "tucking" in w:
             yield w["tucking"]
+        for entry in w.get("placing", ()):
+            yield from (entry["card"], entry["by"])
     if result is not None:
         for sheet in result["seats"].values():
             yield from sheet["card_points"]

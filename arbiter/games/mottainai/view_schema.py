@@ -164,6 +164,16 @@ Tucked = TypedDict(
 Tucked.__pydantic_config__ = STRICT
 
 
+class Placing(TypedDict):
+    """A card an effect tucked in a temple, waiting for its owner to say whether it goes
+    under an Om work instead (M-R119)."""
+
+    __pydantic_config__ = STRICT
+    card: CardId
+    zone: Literal["helpers", "bench", "sales"]
+    by: CardId
+
+
 class Wutai(TypedDict):
     __pydantic_config__ = STRICT
     cards: Literal["builtin"] | WutaiList
@@ -173,6 +183,7 @@ class Wutai(TypedDict):
     works_end: bool
     leave: Literal[LEAVES]
     tucking: NotRequired[OmCardId]
+    placing: NotRequired[bounded(Placing, CARDS, 1)]
 
 
 class View(TypedDict):
