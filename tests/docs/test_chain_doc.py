@@ -267,7 +267,7 @@ def independent_values() -> dict[str, str]:
         "entry1_without_signature_sha256": digest(without(join, "signature")),
         "entry1_hash": digest(without(first, "hash")),
         "entry2_hash": digest(without(entries[2], "hash")),
-        "entry3_after": strict_load((EXAMPLE / "moves" / "00003-alice.json").read_bytes())["after"],
+        "entry3_after": strict_load((EXAMPLE / "moves" / "00003-bob.json").read_bytes())["after"],
         "last_seq": str(len(entries) - 1),
         "last_hash": digest(without(entries[-1], "hash")),
         "reveal_head": strict_load((game / "reveal" / "reveal.json").read_bytes())["head"],

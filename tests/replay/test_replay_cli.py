@@ -26,14 +26,14 @@ def test_json_is_the_frames_state_file(cli, game):
 def test_the_header_and_the_entrys_log_lines(cli):
     frame = timeline.frame_at(MOTTAINAI, "20", "bob")
     out = ok(cli("replay", MOTTAINAI, "--at", "20", "--seat", "bob", "--plain")).out.splitlines()
-    assert out[0] == f"entry #20 of 51 (turn {frame.turn}) — move by bob"
-    assert out[1].startswith("demo-0ec1e07d9b8d · mottainai 0.2.0 · seen by bob · entry #20")
+    assert out[0] == f"entry #20 of 41 (turn {frame.turn}) — move by alice"
+    assert out[1].startswith("demo-0ec1e07d9b8d · mottainai 0.3.0 · seen by bob · entry #20")
     tail = out.index("bob's log, entry #20:")
     assert out[tail + 1 :] == [f"  {line}" for line in frame.lines]
     genesis = ok(cli("replay", MOTTAINAI, "--at", "0", "--plain")).out.splitlines()
-    assert genesis[0] == "entry #0 of 51 — genesis"
+    assert genesis[0] == "entry #0 of 41 — genesis"
     assert genesis[-2:] == [
-        "  Game demo-0ec1e07d9b8d created: mottainai 0.2.0 for alice, bob.",
+        "  Game demo-0ec1e07d9b8d created: mottainai 0.3.0 for alice, bob.",
         "  Waiting for every seat to join with fresh entropy.",
     ]
 
@@ -51,18 +51,18 @@ def test_plain_at_the_head_is_show_of_the_published_file(cli, game):
 
 
 def test_negative_entries_and_turns(cli):
-    by_number = ok(cli("replay", MOTTAINAI, "--at", "-52", "--json")).json()
+    by_number = ok(cli("replay", MOTTAINAI, "--at", "-42", "--json")).json()
     assert by_number["seq"] == 0
     by_turn = ok(cli("replay", MOTTAINAI, "--at", "turn:5", "--plain")).out
-    assert by_turn.startswith(f"entry #{timeline.frame_at(MOTTAINAI, 'turn:5', None).seq} of 51 (turn 5)")
+    assert by_turn.startswith(f"entry #{timeline.frame_at(MOTTAINAI, 'turn:5', None).seq} of 41 (turn 5)")
 
 
 @pytest.mark.parametrize(
     ("args", "code", "words"),
     [
-        (["--at", "52"], 2, "entry 52 is out of range: this game has entries 0 to 51"),
-        (["--at", "-53"], 2, "entry -53 is out of range"),
-        (["--at", "turn:99"], 2, "turn 99 is out of range: this game has turns 1 to 43"),
+        (["--at", "42"], 2, "entry 42 is out of range: this game has entries 0 to 41"),
+        (["--at", "-43"], 2, "entry -43 is out of range"),
+        (["--at", "turn:99"], 2, "turn 99 is out of range: this game has turns 1 to 35"),
         (["--at", "last"], 2, "give an entry number N"),
         (["--seat", "zed"], 2, "'zed' is not a seat of this game"),
     ],

@@ -34,7 +34,7 @@ def _frame(game: str, at: str, seat: str | None) -> dict[str, Any]:
 
 
 def test_mottainai_shows_every_zone_with_card_names_and_hand_counts(cli, tmp_path):
-    state = _frame("mottainai", "20", "bob")
+    state = _frame("mottainai", "21", "bob")  # alice chooses her task, seen by bob
     view = state["view"]
     out = ok(cli("show", _write(tmp_path, state), "--pictures")).out
     for zone in ("Floor", "task", "helpers", "craft bench", "sales", "gallery", "gift shop"):
@@ -144,7 +144,7 @@ def test_strings_from_a_state_file_print_literally(cli, tmp_path):
 
 
 def test_a_view_the_picture_cannot_read_is_refused_in_one_line(cli, tmp_path):
-    state = _frame("mottainai", "20", "bob")
+    state = _frame("mottainai", "21", "bob")  # alice chooses her task, seen by bob
     state["view"]["floor"][0] = "no-such-card"
     result = cli("show", _write(tmp_path, state), "--pictures")
     assert "names a card this game does not have" in error_line(result, 4)

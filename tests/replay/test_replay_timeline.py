@@ -77,10 +77,10 @@ def test_turns_follow_each_engines_public_view():
 @pytest.mark.parametrize(
     ("at", "words"),
     [
-        ("52", "entry 52 is out of range: this game has entries 0 to 51 (or -1 to -52 from the end)"),
-        ("-53", "entry -53 is out of range"),
-        ("turn:0", "turn 0 is out of range: this game has turns 1 to 43"),
-        ("turn:44", "turn 44 is out of range"),
+        ("42", "entry 42 is out of range: this game has entries 0 to 41 (or -1 to -42 from the end)"),
+        ("-43", "entry -43 is out of range"),
+        ("turn:0", "turn 0 is out of range: this game has turns 1 to 35"),
+        ("turn:36", "turn 36 is out of range"),
         ("turn:x", "write turn:K"),
         ("seven", "give an entry number N"),
         ("", "give an entry number N"),

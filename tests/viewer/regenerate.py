@@ -18,6 +18,8 @@ sys.path.insert(0, str(ROOT))
 from arbiter.viewer.page import build
 
 GAMES = ("mottainai", "motcoin", "momiji")
+PAGES = (*GAMES, "mottainai-wutai")
+"""The examples with a replay page: one per engine, and Wutai Mountain's."""
 PICTURE_ENTRY = {"mottainai": -1, "motcoin": 60, "momiji": 20}
 """Which entry each README picture shows (-1: the last, with the result)."""
 
@@ -26,7 +28,7 @@ def pages(root: Path = ROOT) -> dict[Path, bytes]:
     """Return each example's replay page: its path and its exact bytes."""
     return {
         root / "examples" / game / "replay.html": build(root / "examples" / game / "game").data
-        for game in GAMES
+        for game in PAGES
     }
 
 

@@ -60,7 +60,9 @@ class MottainaiEngine(Engine):
         name="mottainai",
         title="Mottainai",
         # 0.2.0: refusals and prompts under Mask, Curtain and Tower say why (M-R55, M-R56).
-        version="0.2.0",
+        # 0.3.0: Wutai Mountain's tucking rule applies to every card effect that tucks
+        # (M-R119): a game where such an effect met an Om work replays only with 0.3.0.
+        version="0.3.0",
         min_seats=2,
         max_seats=5,
         # scoring.BREAKDOWN, then the team sum of team play.
