@@ -82,7 +82,9 @@ def demo(
         )
     report = verify(run.game)
     replay_page = folder / "replay.html"
-    replay_page.write_bytes(build_page(run.game).data)
+    from arbiter.core.gamedir import atomic_write
+
+    atomic_write(replay_page, build_page(run.game).data)  # whole or not at all
     out.line(
         f"played {run.decisions} decisions in {run.files} signed files; game {run.status}; "
         f"winner(s): {', '.join(run.winners) or '—'}"

@@ -14,10 +14,17 @@ def keygen(
 ) -> None:
     """Write a new OpenSSH Ed25519 key pair (unencrypted; protect the file)."""
     from arbiter.cli.output import Output
+    from arbiter.core.signing import finish_pair
     from arbiter.core.signing import keygen as make
 
-    private, public = make(name, directory)
     out = Output()
+    # A keygen killed between its two files left the private key alone: finish the pair.
+    finished = finish_pair(name, directory) if name and "/" not in name else None
+    if finished is None:
+        private, public = make(name, directory)
+    else:
+        private, public = finished.with_name(name), finished
+        out.line(f"{private} had no public key (an earlier keygen stopped?): wrote it, no new key")
     out.line(f"private key: {private}")
     out.line(f"public key:  {public}")
 

@@ -14,7 +14,7 @@ from arbiter.core.engine import Engine
 from arbiter.core.errors import ArbiterError, NotReady, SchemaViolation, Tampered
 from arbiter.core.formats import MANIFEST_FORMAT, MANIFEST_FORMAT_1
 from arbiter.core.gamedir import GameDir
-from arbiter.core.safeio import MAX_BYTES, read_input, shown
+from arbiter.core.safeio import MAX_BYTES, cut_short, read_input, shown
 from arbiter.core.schemas import validate
 
 # format -> (kind, schema name)
@@ -120,7 +120,14 @@ class Records:
         # Bounded: a stored file is at most 1 MiB, and a damaged line must not fill memory.
         raw = self.handle.readline(MAX_BYTES + 1) if self.handle is not None else b""
         if not raw.endswith(b"\n"):
-            raise Tampered(f"signed file of chain entry {seq} is missing from {self.path.name}")
+            hint = ""
+            if self.path.parent.name == "reveal":  # a reveal cut short; the referee heals it
+                hint = cut_short(self.path.parent.parent)
+            raise Tampered(
+                f"signed file of chain entry {seq} is missing from reveal/{self.path.name}{hint}"
+                if hint
+                else f"signed file of chain entry {seq} is missing from {self.path.name}"
+            )
         return raw[:-1]
 
     def parse(self, seq: int, data: bytes) -> dict[str, Any]:

@@ -151,7 +151,8 @@ _MAX_SECONDS = 366 * 86400
 def _optional_terms_ok(obj: dict[str, Any]) -> bool:
     if "sealed" in obj and type(obj["sealed"]) is not bool:
         return False
-    if "arbiter" in obj and not (isinstance(obj["arbiter"], str) and len(obj["arbiter"]) <= 32):
+    release = obj.get("arbiter")  # the schema allows null: unknown release (models.py)
+    if release is not None and not (isinstance(release, str) and len(release) <= 32):
         return False
     if "deadline" in obj:
         terms = obj["deadline"]

@@ -13,6 +13,8 @@ because every CLI command imports this module and most never sign or verify.
 from __future__ import annotations
 
 import base64
+import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -64,11 +66,18 @@ def keygen(
 
     ``seed`` (32 bytes) makes the key reproducible: only for demos and golden examples,
     whose players must be the same on every run.
+
+    Crash-safe: each file appears whole or not at all (written beside, then linked into
+    place), the private key first. A run killed between the two leaves the private key
+    alone; the same command then finishes the pair from it (``finish_pair``) instead of
+    refusing, and makes no new key.
     """
     if not name or name in (".", "..") or "/" in name or os.sep in name or name[0] == "-":
         raise UsageError(f"key name {name!r} is not a plain file name: use a name like 'alice'")
     directory = Path(directory).expanduser()
     private_path, public_path = directory / name, directory / f"{name}.pub"
+    if finish_pair(name, directory, comment) is not None:
+        return private_path, public_path
     for path in (private_path, public_path):
         if path.exists() or path.is_symlink():
             raise UsageError(f"{path} already exists: choose another name or move the old key")
@@ -88,20 +97,111 @@ def keygen(
         else Ed25519PrivateKey.from_private_bytes(hashlib.sha256(seed).digest())
     )
     pem = private.private_bytes(ser.Encoding.PEM, ser.PrivateFormat.OpenSSH, ser.NoEncryption())
-    public = private.public_key().public_bytes(ser.Encoding.OpenSSH, ser.PublicFormat.OpenSSH)
-    # A comment spanning lines would break the authorized_keys line.
-    label = " ".join((name if comment is None else comment).split())
     _write_new(private_path, pem, 0o600)
     try:
-        _write_new(public_path, public + f" {label}".rstrip().encode() + b"\n", 0o644)
-    except BaseException:
+        _write_new(public_path, _public_line(private, name, comment), 0o644)
+    except UsageError:
         private_path.unlink(missing_ok=True)
         raise
     return private_path, public_path
 
 
+def finish_pair(name: str, directory: Path, comment: str | None = None) -> Path | None:
+    """Write ``name.pub`` from ``name`` when a killed ``keygen`` left the private key
+    alone (an unencrypted Ed25519 key, as keygen writes); return its path, else ``None``.
+
+    Also removes the temporary files a killed keygen left beside them.
+    """
+    directory = Path(directory).expanduser()
+    private_path, public_path = directory / name, directory / f"{name}.pub"
+    _remove_leftovers(directory, (name, f"{name}.pub"))
+    if public_path.exists() or public_path.is_symlink():
+        return None
+    if not private_path.is_file() or private_path.is_symlink():
+        return None
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import load_ssh_private_key
+
+    try:
+        private = load_ssh_private_key(private_path.read_bytes(), password=None)
+    except (OSError, ValueError, TypeError):
+        return None  # not a key keygen wrote (encrypted, another format): leave it be
+    if not isinstance(private, Ed25519PrivateKey):
+        return None
+    _write_new(public_path, _public_line(private, name, comment), 0o644)
+    return public_path
+
+
+def _public_line(private: Any, name: str, comment: str | None) -> bytes:
+    from cryptography.hazmat.primitives import serialization as ser
+
+    public = private.public_key().public_bytes(ser.Encoding.OpenSSH, ser.PublicFormat.OpenSSH)
+    # A comment spanning lines would break the authorized_keys line.
+    label = " ".join((name if comment is None else comment).split())
+    return public + f" {label}".rstrip().encode() + b"\n"
+
+
+def _remove_leftovers(directory: Path, names: tuple[str, ...]) -> None:
+    """Remove ``_write_new``'s temporary files for ``names`` (a killed run's)."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if any(
+            entry.name.startswith(f".{n}.") and _LEFTOVER.fullmatch(entry.name[len(n) + 2 :])
+            for n in names
+        ) and entry.is_file(follow_symlinks=False):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+
+
+_LEFTOVER = re.compile(r"[A-Za-z0-9_]{8}\.keytmp")
+
+
 def _write_new(path: Path, data: bytes, mode: int) -> None:
-    """Create ``path`` with ``mode``, failing if it exists (O_EXCL closes the race)."""
+    """Create ``path`` with ``mode`` whole or not at all, failing if it exists.
+
+    The bytes go to a temporary file beside it (fsynced), which is then hard-linked to
+    ``path``: ``link`` fails if ``path`` exists, closing the race as ``O_EXCL`` would.
+    Where the file system has no hard links, ``O_EXCL`` creation is the fallback.
+    """
+    from arbiter.core.gamedir import fsync_dir, write_point
+
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".keytmp", dir=path.parent)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write {path} ({exc.strerror}): choose another directory"
+        ) from None
+    try:
+        try:
+            os.fchmod(fd, mode)  # the umask must not loosen or tighten what ssh expects
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        write_point()  # the temporary file is written, the key not in place yet
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise UsageError(
+                f"cannot write {path} (File exists): choose another directory"
+            ) from None
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+                raise UsageError(
+                    f"cannot write {path} ({exc.strerror}): choose another directory"
+                ) from None
+            _write_exclusive(path, data, mode)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    write_point()  # in place, the folder not synced yet
+    fsync_dir(path.parent)
+
+
+def _write_exclusive(path: Path, data: bytes, mode: int) -> None:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     except OSError as exc:  # FileExistsError too: another process just made it
@@ -109,7 +209,7 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
             f"cannot write {path} ({exc.strerror}): choose another directory"
         ) from None
     try:
-        os.fchmod(fd, mode)  # the umask must not loosen or tighten what ssh expects
+        os.fchmod(fd, mode)
         os.write(fd, data)
         os.fsync(fd)
     finally:
@@ -271,10 +371,14 @@ def public_key_of(key: Path) -> str:
     if private is not None:
         from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-        return _normalise(private.public_key().public_bytes(Encoding.OpenSSH, PublicFormat.OpenSSH).decode())
+        return _normalise(
+            private.public_key().public_bytes(Encoding.OpenSSH, PublicFormat.OpenSSH).decode()
+        )
     pub = key if key.suffix == ".pub" else key.with_name(key.name + ".pub")
     if not pub.is_file():
-        raise UsageError(f"cannot tell the public half of {key}: put it beside the key as {pub.name}")
+        raise UsageError(
+            f"cannot tell the public half of {key}: put it beside the key as {pub.name}"
+        )
     return read_public_key(str(pub))
 
 
@@ -331,7 +435,9 @@ def verify(
         )
     if outer.hash_algo not in hashes:
         allowed = " or ".join(h.decode() for h in hashes)
-        raise BadSignature(f"signature uses another hash than {allowed}: sign it again with arbiter")
+        raise BadSignature(
+            f"signature uses another hash than {allowed}: sign it again with arbiter"
+        )
     to_verify = _to_sign(outer.namespace, outer.hash_algo, signed_bytes(obj))
     try:
         failure = signer.do_verify(outer.signature, to_verify)

@@ -169,7 +169,7 @@ SEAT_VALUES = st.one_of(ODD_VALUES, st.just({"seat": "bob", "name": "", "key": "
 @settings(max_examples=400, deadline=None)
 @given(kind=st.sampled_from(["manifest", "manifest-v1", "reveal"]), field=st.sampled_from(
     ["format", "game", "engine", "options", "seats", "commitment", "join", "created", "secret",
-     "head", "forced", "referee", "extra"]), value=st.one_of(ODD_VALUES, st.lists(SEAT_VALUES, max_size=3),
+     "head", "forced", "referee", "arbiter", "sealed", "extra"]), value=st.one_of(ODD_VALUES, st.lists(SEAT_VALUES, max_size=3),
      st.just("ssh-rsa AAAA comment"), st.just("ssh-ed25519 AAAA"),
      st.just({"name": "Bad", "version": "1"}), st.just({"name": "x", "version": "v" * 40})),
        drop=st.booleans())
@@ -242,3 +242,10 @@ def test_parse_canonical_reads_back_every_canonical_value(value: Any) -> None:
 def test_parse_canonical_refuses_what_parse_strict_or_canonical_form_refuses(data: bytes) -> None:
     with pytest.raises(MalformedInput):
         parse_canonical(data)
+
+
+@pytest.mark.parametrize("release", [None, "0.3.0", "", 7, "v" * 33])
+def test_the_release_field_agrees_with_the_schema(release: Any) -> None:
+    """``"arbiter": null`` (release unknown) is allowed by the schema: the fast check too."""
+    obj = {**MANIFEST, "arbiter": release}
+    assert FAST["manifest"](obj) == _schema_accepts("manifest", obj)

@@ -362,3 +362,17 @@ def test_reveal_record_reformatted(revealed: Table) -> None:
     path = revealed.gd.reveal_record
     path.write_bytes(json.dumps(json.loads(path.read_bytes())).encode())
     fails(revealed.root, r"reveal/reveal\.json")
+
+
+def test_a_reveal_cut_short_names_the_repair(revealed: Table) -> None:
+    """A crash in the middle of writing reveal/signed.jsonl leaves it shorter than the
+    chain: verify says so and that the referee's repair (or next command) heals it."""
+    from arbiter.core.referee import repair
+
+    signed = revealed.root / "reveal" / "signed.jsonl"
+    whole = signed.read_bytes()
+    signed.write_bytes(whole[: whole.rindex(b"\n", 0, len(whole) - 1) + 1])
+    fails(revealed.root, r"missing from reveal/signed\.jsonl \(a write cut short .*`arbiter repair ")
+    repair(revealed.root)
+    assert signed.read_bytes() == whole
+    assert verify(revealed.root).replayed
