@@ -24,8 +24,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# This file's folder comes first on sys.path, and benchmarks/html.py would shadow the
-# standard library's html (the replay page escapes with it): replace it.
+# The repository and the tests' helpers (fuzz.*) on the path, in place of this folder.
 sys.path[0] = str(ROOT)
 sys.path.insert(1, str(ROOT / "tests"))
 

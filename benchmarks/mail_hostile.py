@@ -26,8 +26,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
-# The script's own folder leaves the path: benchmarks/html.py would shadow the standard
-# library's html, which the email package imports.
+# The tests' helpers (mail.*) and the repository on the path, in place of this folder.
 sys.path[0:1] = [str(ROOT / "tests"), str(ROOT)]
 
 from mail.backlog import build, check, kill_points, points_of_a_run, run_desk

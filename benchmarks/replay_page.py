@@ -1,6 +1,6 @@
 """Measure `arbiter html` (issue 14, item 6) and print the figures from one run.
 
-    python benchmarks/html.py [--repeat N] [--seed SEED]
+    python benchmarks/replay_page.py [--repeat N] [--seed SEED]
 
 - time: `arbiter html` on the longest example game (most chain entries), every viewer,
   against `arbiter verify` on the same folder, each a fresh process as a user runs them;
