@@ -1,6 +1,6 @@
 """Replay speed per engine beside python-chess's PGN replay, measured in one run (issue 25).
 
-    python benchmarks/replay.py [--games 4] [--chess-games 20] [--engines LIST] [--seconds 0.5]
+    python benchmarks/replay_speed.py [--games 4] [--chess-games 20] [--engines LIST] [--seconds 0.5]
 
 What a user meets: ``arbiter verify GAME`` replays a game *for the first time* in a fresh
 process, so nothing a process remembers (validated decisions, compiled validators, engine
