@@ -310,9 +310,9 @@ def _replay(games: int, chess_games: int) -> list[tuple[str, str, str]]:
     print("\n".join(replay_speed.table(rows, chess_games)))
     return [
         (
-            f"replay {row.label}, cold / warm vs chess",
-            f"{row.ratio_cold:.2f}× / {row.ratio_warm:.2f}×",
-            "≥ 1.0× cold",
+            f"replay {row.label}: cold ÷ chess, warm ÷ cold",
+            f"{row.ratio_cold:.2f}×, {row.warm_over_cold:.2f}×",
+            "≥ 1.0×, ≤ 1.2×",
         )
         for row in rows
     ]
