@@ -1,6 +1,7 @@
 """Replay speed per engine beside python-chess's PGN replay, measured in one run (issue 25).
 
-    python benchmarks/replay_speed.py [--games 4] [--chess-games 20] [--engines LIST] [--seconds 0.5]
+    python benchmarks/replay_speed.py [--games 4] [--chess-games 20] [--engines LIST]
+                                      [--seconds 0.5] [--profile]
 
 What a user meets: ``arbiter verify GAME`` replays a game *for the first time* in a fresh
 process, so nothing a process remembers (validated decisions, compiled validators, engine
@@ -31,7 +32,8 @@ i.e. a ratio ≥ 1.0, in every engine. Nothing is asserted.
 Games are played once by the demo's bots through the real path (keys, signed joins and
 moves, the referee, reveal) and cached, with the PGN file, under
 ``/tmp/arbiter-replay-bench/`` (a Mot Coin game takes most of a minute to play).
-Needs the ``bench`` extra: ``pip install -e '.[bench]'`` (python-chess).
+Needs the ``bench`` extra: ``pip install -e '.[bench]'`` (python-chess). ``--profile``
+prints instead where one game's cold verify spends its time, per engine (cProfile).
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ SETUPS = (
 # -- the workers: each runs in a fresh process and prints one JSON line ----------------
 
 
-def _worker_arbiter(game: str, seconds: float) -> dict:
+def _worker_arbiter(game: str, seconds: float, profile: bool = False) -> dict:
     import json as json_
 
     from arbiter.core import registry
@@ -91,6 +93,8 @@ def _worker_arbiter(game: str, seconds: float) -> dict:
     start = CLOCK()
     registry.get(name)
     loaded = CLOCK()
+    if profile:
+        return _profile_cold(Path(game))
     report = verify(Path(game), signatures=False)
     cold = CLOCK()
     warm = []
@@ -104,6 +108,23 @@ def _worker_arbiter(game: str, seconds: float) -> dict:
         "cold": cold - loaded,
         "warm": min(warm),
     }
+
+
+def _profile_cold(game: Path) -> dict:
+    """Print where a game's first verify spends its time (cProfile, stderr)."""
+    import cProfile
+    import pstats
+
+    from arbiter.core.replay import verify
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    verify(game, signatures=False)
+    profiler.disable()
+    stats = pstats.Stats(profiler, stream=sys.stderr)
+    stats.sort_stats("tottime").print_stats(25)
+    stats.sort_stats("cumulative").print_stats(25)
+    return {}
 
 
 def _chess_round(text: str) -> int:
@@ -326,10 +347,18 @@ def main() -> None:
     parser.add_argument(
         "--seconds", type=float, default=0.5, help="warm rounds per worker (default 0.5 s)"
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="print cProfile of the first game's cold verify in each engine, then stop",
+    )
     parser.add_argument("--worker", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         kind, path = args.worker
+        if kind == "profile":
+            _worker_arbiter(path, 0.0, profile=True)
+            return
         work = _worker_arbiter if kind == "arbiter" else _worker_chess
         print(json.dumps(work(path, args.seconds)))
         return
@@ -339,6 +368,12 @@ def main() -> None:
         raise SystemExit(f"--engines: unknown {', '.join(sorted(unknown))}")
     setups = [setup for setup in SETUPS if setup.key in wanted]
     print(f"python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.1f}", flush=True)
+    if args.profile:
+        for setup, folder in games(setups, 1).items():
+            print(f"\n== {setup}: where a first verify spends its time (cProfile)", flush=True)
+            argv = [sys.executable, __file__, "--worker", "profile", str(folder[0])]
+            subprocess.run(argv, env=ENV, stdout=sys.stderr, check=True)
+        return
     rows = measure(setups, args.games, args.chess_games, args.seconds)
     print("\n".join(table(rows, args.chess_games)))
 
