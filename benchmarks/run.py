@@ -290,10 +290,11 @@ ELSEWHERE = (
 
 def budget_table(summary: list[tuple[str, str, str]]) -> list[str]:
     """DESIGN.md's budget table: the figures of this run, then where the others are."""
-    width = max(len(row[0]) for row in (*summary, *ELSEWHERE))
-    lines = [f"{'DESIGN.md budget':<{width}}  {'this run':>22}  budget"]
-    lines += [f"{name:<{width}}  {measured:>22}  {budget}" for name, measured, budget in summary]
-    lines += [f"{name:<{width}}  {command:>22}  {budget}" for name, command, budget in ELSEWHERE]
+    rows = [*summary, *ELSEWHERE]
+    width = max(len(row[0]) for row in rows)
+    middle = max(len(row[1]) for row in rows)
+    lines = [f"{'DESIGN.md budget':<{width}}  {'this run':<{middle}}  budget"]
+    lines += [f"{name:<{width}}  {figure:<{middle}}  {budget}" for name, figure, budget in rows]
     return lines
 
 
