@@ -148,7 +148,8 @@ def main() -> None:
     )
     print(
         f"CPU: {one_cpu:.1f} games per CPU second with -j 1, {every_cpu:.1f} with -j {cores} "
-        f"(the pool's own cost: {one_cpu / every_cpu:.2f}×)"
+        f"(the pool's own cost: {one_cpu / every_cpu:.2f}×; budget ≥ {BUDGET} per core: "
+        f"{one_cpu / BUDGET:.2f}× by CPU time with -j 1)"
     )
     print(
         f"load average before the runs: {load:.1f} on {cores} cores"
