@@ -1,6 +1,7 @@
 """Measure the performance budgets of DESIGN.md and print them as ratios from one run.
 
     python benchmarks/run.py [--engine NAME] [--repeat N] [--replay-games N] [--chess-games N]
+                             [--no-replay]
 
 Ends with the whole budget table of DESIGN.md: each figure measured here beside its
 budget, and the benchmark to run for the others (docs/performance.md says how).
