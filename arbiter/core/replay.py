@@ -433,6 +433,8 @@ def _replay(
         logs |= {seat: _LogReader(gd.seat_log(seat), root=gd.root) for seat in table.seats}
     elif seat_key is not None and opened is not None:
         logs[seat_key.seat] = _LogReader(gd.sealed_log(seat_key.seat), opened[1])
+    # Only the logs compared are narrated (a sealed game's other seats cannot be read).
+    table.narrate_only([seat for seat in logs if seat is not None])
     for seat, reader in logs.items():
         reader.expect(views.log_header(manifest, title, seat), "in its header")
     records = Records(gd.reveal_signed)
