@@ -81,9 +81,13 @@ def prompt(state: State) -> Prompt | None:
 
 # A prompt is a frozen value asked for by the referee at every decision: each distinct
 # one is built once and shared (its detail is read-only, as Mottainai's).
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)
 def _bid_prompt(
-    seat: str, card: str, stable: str | None, high: tuple[int, ...], high_seat: str | None,
+    seat: str,
+    card: str,
+    stable: str | None,
+    high: tuple[int, ...],
+    high_seat: str | None,
     available: int,
 ) -> Prompt:
     beat = f"stronger than {list(high)}" if high else "of at least one die"
