@@ -19,7 +19,7 @@ GAMES = ["mottainai", "mottainai-wutai", "motcoin", "momiji"]
 
 def _replay(game: str, only: list[str] | None) -> tuple[list[str], list[EntryLines]]:
     gd = GameDir(EXAMPLES / game / "game")
-    manifest, digest, engine = load_manifest(gd)
+    manifest, _, engine = load_manifest(gd)
     secret = bytes.fromhex(json.loads(gd.reveal_record.read_bytes())["secret"])
     table = Table(manifest, engine, secret)
     if only is not None:
