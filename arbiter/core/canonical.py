@@ -127,6 +127,7 @@ def _refusal(text: str, kind: str) -> str:
     named = f" '{key}'" if PLAIN_KEY.fullmatch(key) else ""
     return _PROBLEMS[problem].format(key=named, where=f"line {line} column {column}")
 
+
 # Decoders built once (json.loads with hooks would build a new one on every call).
 _STRICT_DECODER = json.JSONDecoder(
     object_pairs_hook=_no_duplicates,
@@ -136,12 +137,19 @@ _STRICT_DECODER = json.JSONDecoder(
 )
 
 
-_CANONICAL_DECODER = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_constant)
-# Integers are parsed in C and their range checked at once on the bytes: in canonical
-# JSON a number follows ':', '[' or ',' (or starts the file), and only one of 16 digits
-# or more can exceed 2^53 − 1; such a file (or a string that merely looks like one) takes
-# the strict path, which decides.
-_LONG_NUMBER = re.compile(rb"(?:^|[:\[,])-?[0-9]{16}")
+def _quick_int(text: str) -> int:
+    # A ValueError sends the input to ``parse_strict``, which names the problem.
+    if len(text) > 17:
+        raise ValueError("integer out of range")
+    value = int(text)
+    if abs(value) > MAX_SAFE_INT:
+        raise ValueError("integer out of range")
+    return value
+
+
+_CANONICAL_DECODER = json.JSONDecoder(
+    parse_float=_no_float, parse_constant=_no_constant, parse_int=_quick_int
+)
 
 
 def depth(value: Any) -> int:
@@ -234,7 +242,7 @@ def parse_canonical(data: bytes, what: str = "file") -> Any:
     if len(data) <= MAX_BYTES and data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
         try:
             value, _ = _CANONICAL_DECODER.raw_decode(data.decode("utf-8"))
-            if canonical(value) == data and not _LONG_NUMBER.search(data):
+            if canonical(value) == data:
                 return value
         except (ValueError, RecursionError):
             pass
