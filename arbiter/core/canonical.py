@@ -353,11 +353,31 @@ def pretty(value: Any) -> bytes:
 
 
 def _pretty(value: Any, depth: int) -> str:
-    if depth < PRETTY_LEVELS:
-        pad, inner = "  " * depth, "  " * (depth + 1)
-        if isinstance(value, dict) and value:
-            members = [f"{inner}{_quote(k)}: {_pretty(value[k], depth + 1)}" for k in sorted(value)]
-            return "{\n" + ",\n".join(members) + "\n" + pad + "}"
-        if isinstance(value, list) and value and any(isinstance(v, (dict, list)) for v in value):
-            return "[\n" + ",\n".join(inner + _pretty(v, depth + 1) for v in value) + "\n" + pad + "]"
+    # One branch for the last expanded level, whose members are all written on one line
+    # (no call per member): a state file is pretty-printed at every published head.
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        pad = "  " * depth
+        inner = pad + "  "
+        if depth == PRETTY_LEVELS - 1:
+            members = [f"{inner}{_quote(k)}: {_compact(value[k])}" for k in sorted(value)]
+        else:
+            deeper = depth + 1
+            members = [f"{inner}{_quote(k)}: {_pretty(value[k], deeper)}" for k in sorted(value)]
+        return "{\n" + ",\n".join(members) + "\n" + pad + "}"
+    if isinstance(value, list):
+        for item in value:
+            if isinstance(item, (dict, list)):
+                break
+        else:  # no object or list inside (or empty): one line
+            return _compact(value)
+        pad = "  " * depth
+        inner = pad + "  "
+        if depth == PRETTY_LEVELS - 1:
+            items = [inner + _compact(item) for item in value]
+        else:
+            deeper = depth + 1
+            items = [inner + _pretty(item, deeper) for item in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
     return _compact(value)

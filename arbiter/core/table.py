@@ -86,6 +86,9 @@ class Table:
         # The referee replaying files it accepted itself (digest-checked) skips re-validating
         # decision shapes; verify and every new file are checked in full.
         self.trusted = trusted
+        # Whose lines ``_narrate`` builds: the public ones and every seat's by default.
+        self._narrated: list[str] = list(self.seats)
+        self._viewers: list[str | None] = [None, *self.seats]
         self._valid_shapes = _VALID_SHAPES.setdefault(
             (engine.info.name, engine.info.version), set()
         )
@@ -303,11 +306,31 @@ class Table:
         )
         lines.extend(self._narrate(events))
 
+    def narrate_only(self, seats: list[str]) -> None:
+        """Narrate from now on the public lines and only ``seats``' own lines.
+
+        ``arbiter verify`` of a sealed game compares the logs it can open, and no other
+        seat's: building lines nobody reads would only cost time. The lines of a seat
+        left out are absent from ``EntryLines.seats``; those narrated are unchanged.
+        """
+        self._narrated = [s for s in self.seats if s in seats]
+        self._viewers = [None, *self._narrated]
+
     def _narrate(self, events: list[Event]) -> EntryLines:
         lines = EntryLines()
-        viewers: list[str | None] = [None, *self.seats]
-        told = [self.engine.describe_all(event, viewers) for event in events]
-        lines.public = [text for row in told if (text := row[0]) is not None]
-        for index, seat in enumerate(self.seats, start=1):
+        if not events:
+            lines.seats = {seat: [] for seat in self._narrated}
+            return lines
+        viewers = self._viewers
+        describe_all = self.engine.describe_all
+        told = [describe_all(event, viewers) for event in events]
+        public = lines.public = [text for row in told if (text := row[0]) is not None]
+        width = len(viewers)
+        # Most events read the same for every viewer (``describe_all`` then returns one
+        # line repeated): when all do, every seat's lines are the public ones, copied.
+        if all(row.count(row[0]) == width for row in told):
+            lines.seats = {seat: public.copy() for seat in self._narrated}
+            return lines
+        for index, seat in enumerate(self._narrated, start=1):
             lines.seats[seat] = [text for row in told if (text := row[index]) is not None]
         return lines

@@ -116,6 +116,9 @@ class MomijiEngine(Engine):
     def describe(self, event: Event, viewer: str | None) -> str | None:
         return narrate.describe(event, viewer)
 
+    def describe_all(self, event: Event, viewers: list[str | None]) -> list[str | None]:
+        return narrate.describe_all(event, viewers)
+
     # -- deadlines ---------------------------------------------------------------------------
     def default_action(self, state: State, seat: str) -> Action:
         """MOM-R16: the cheapest legal decision (acorns, then cards, then their value)."""

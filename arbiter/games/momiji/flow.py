@@ -6,6 +6,7 @@ arrive here checked (``rules.check``).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -96,20 +97,33 @@ def prompt(state: State) -> Prompt | None:
     if state.over:
         return None
     t = state.turn
-    player = state.players[t.seat]
     if t.phase == LIMIT:
-        excess = len(player.hand) - t.limit
-        hint = f"discard {excess} more card(s) down to the hand limit of {t.limit}"
-        return Prompt(t.seat, "hand-limit", {"limit": t.limit, "excess": excess, "hint": hint})
-    if t.phase == MAIN:
+        excess = len(state.players[t.seat].hand) - t.limit
+        return _limit_prompt(t.seat, t.limit, excess)
+    return _turn_prompt(t.seat, t.phase, t.number, t.discarded, t.powered, t.revealed)
+
+
+# A prompt is a frozen value asked for at every decision (by the referee, ``check`` and
+# the views): each distinct one is built once and shared; its detail is read-only.
+@lru_cache(maxsize=4096, typed=True)
+def _limit_prompt(seat: str, limit: int, excess: int) -> Prompt:
+    hint = f"discard {excess} more card(s) down to the hand limit of {limit}"
+    return Prompt(seat, "hand-limit", {"limit": limit, "excess": excess, "hint": hint})
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _turn_prompt(
+    seat: str, phase: str, number: int, discarded: bool, powered: bool, revealed: bool
+) -> Prompt:
+    if phase == MAIN:
         hint = "collect a type, play cards or activate an objective (minor actions allowed)"
-        if t.revealed:
+        if revealed:
             hint = "collect one type from the garden (you paid to reveal)"
     else:
         hint = "use a minor action or end your turn"
-    detail = {"phase": t.phase, "turn": t.number, "discarded": t.discarded}
-    detail.update({"powered": t.powered, "hint": hint})
-    return Prompt(t.seat, "turn", detail)
+    detail = {"phase": phase, "turn": number, "discarded": discarded}
+    detail.update({"powered": powered, "hint": hint})
+    return Prompt(seat, "turn", detail)
 
 
 def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:

@@ -69,6 +69,22 @@ def describe(event: Event, viewer: str | None) -> str | None:
     return _more(kind, d, viewer)
 
 
+PERSONAL = frozenset({"deal", "draw"})
+"""The event kinds whose line depends on the viewer: the seat drawing reads the cards."""
+
+
+def describe_all(event: Event, viewers: list[str | None]) -> list[str | None]:
+    """Return ``describe(event, v)`` for each of ``viewers``, each distinct line narrated once."""
+    if event.kind not in PERSONAL:
+        return [describe(event, None)] * len(viewers)
+    seat = event.data.get("seat")
+    others = describe(event, None)
+    if seat is None or seat not in viewers:
+        return [others] * len(viewers)
+    own = describe(event, seat)
+    return [own if viewer == seat else others for viewer in viewers]
+
+
 def _more(kind: str, d: Mapping[str, Any], viewer: str | None) -> str | None:
     seat = d.get("seat")
     if kind == "take-card":

@@ -102,6 +102,10 @@ class MotCoinEngine(Engine):
     def describe(self, event: Event, viewer: str | None) -> str | None:
         return narrate.describe(event, viewer)
 
+    def describe_all(self, event: Event, viewers: list[str | None]) -> list[str | None]:
+        # Every viewer reads the same line (narrate.py): narrated once (replay speed).
+        return [narrate.describe(event, None)] * len(viewers)
+
     # -- deadlines ---------------------------------------------------------------------------
     def default_action(self, state: State, seat: str) -> Action:
         """MC-R14: pass a bid; take back the die from the first card listed."""

@@ -6,6 +6,7 @@ advances on its own until a seat must decide (a bid or pass, or which die to tak
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from arbiter.core.engine import Event, Prompt, reject
@@ -68,16 +69,36 @@ def prompt(state: State) -> Prompt | None:
         return Prompt(seat, "remove", {"source": state.source, "face": face, "cards": options})
     auction = state.auction
     assert auction is not None and auction.turn is not None
-    available = state.players[auction.turn].available
-    beat = f"stronger than {auction.high}" if auction.high else "of at least one die"
-    return Prompt(
+    return _bid_prompt(
         auction.turn,
+        auction.card,
+        auction.stable,
+        tuple(auction.high),
+        auction.high_seat,
+        state.players[auction.turn].available,
+    )
+
+
+# A prompt is a frozen value asked for by the referee at every decision: each distinct
+# one is built once and shared (its detail is read-only, as Mottainai's).
+@lru_cache(maxsize=4096, typed=True)
+def _bid_prompt(
+    seat: str,
+    card: str,
+    stable: str | None,
+    high: tuple[int, ...],
+    high_seat: str | None,
+    available: int,
+) -> Prompt:
+    beat = f"stronger than {list(high)}" if high else "of at least one die"
+    return Prompt(
+        seat,
         "bid",
         {
-            "card": auction.card,
-            "stable": auction.stable,
-            "high": list(auction.high),
-            "high_seat": auction.high_seat,
+            "card": card,
+            "stable": stable,
+            "high": list(high),
+            "high_seat": high_seat,
             "available": available,
             "hint": f"bid any faces {beat} with up to {available} dice, or pass",
         },
@@ -321,27 +342,38 @@ def choose_removal(state: State, seat: str, card: str, rng: Rng) -> list[Event]:
 
 def check(state: State, seat: str, decision: moves.Bid | moves.Pass | moves.Remove) -> None:
     """Raise ``IllegalAction`` (citing the rule) unless ``decision`` is legal for ``seat``."""
-    now = prompt(state)
-    if now is None:
+    # A bid's prompt is only built for a message: ``check`` runs for every decision.
+    if state.over:
         raise reject("the game is over: no more decisions", "4")
+    if not state.pending:
+        auction = state.auction
+        assert auction is not None and auction.turn is not None
+        if seat != auction.turn:
+            raise reject(f"it is {auction.turn}'s turn to decide, not {seat}'s", "4.2")
+        _check_bid(state, seat, decision, auction)
+        return
+    now = prompt(state)  # a pending "Remove one die" choice
+    assert now is not None and now.kind == "remove"
     if seat != now.seat:
         raise reject(f"it is {now.seat}'s turn to decide, not {seat}'s", "4.2")
-    if now.kind == "remove":
-        if not isinstance(decision, moves.Remove):
-            raise reject(
-                f"first take back your lowest die (a {now.detail['face']}): "
-                f'send {{"kind": "remove", "card": ...}} naming one of {now.detail["cards"]}',
-                "4.3",
-            )
-        if decision.card not in now.detail["cards"]:
-            raise reject(
-                f"card {decision.card!r} holds none of your lowest dice (a {now.detail['face']}): "
-                f"choose one of {now.detail['cards']}",
-                "4.3",
-            )
-        return
-    auction = state.auction
-    assert auction is not None
+    if not isinstance(decision, moves.Remove):
+        raise reject(
+            f"first take back your lowest die (a {now.detail['face']}): "
+            f'send {{"kind": "remove", "card": ...}} naming one of {now.detail["cards"]}',
+            "4.3",
+        )
+    if decision.card not in now.detail["cards"]:
+        raise reject(
+            f"card {decision.card!r} holds none of your lowest dice (a {now.detail['face']}): "
+            f"choose one of {now.detail['cards']}",
+            "4.3",
+        )
+
+
+def _check_bid(
+    state: State, seat: str, decision: moves.Bid | moves.Pass | moves.Remove, auction: Auction
+) -> None:
+    """The checks of a decision at a bid prompt (rules 4.2)."""
     if isinstance(decision, moves.Remove):
         raise reject("there is no die to take back now: bid or pass", "4.2")
     if isinstance(decision, moves.Bid):

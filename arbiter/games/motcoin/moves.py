@@ -64,8 +64,47 @@ def action_schema() -> dict[str, Any]:
     }
 
 
+# Decisions already parsed, by value: a replay checks and applies each decision (two
+# parses), and a game repeats the same few. The models are frozen and the engine never
+# changes a bid's list in place, so one model may serve every equal decision.
+_PARSED: dict[Any, Bid | Pass | Remove] = {}
+_PASS = Pass(kind="pass")
+
+
+def _known(action: Any) -> Bid | Pass | Remove | None:
+    """Return the model of a well-formed decision seen before (``None``: validate it)."""
+    if type(action) is not dict:
+        return None
+    kind = action.get("kind")
+    if kind == "pass" and len(action) == 1:
+        return _PASS
+    if kind == "bid" and len(action) == 2:
+        dice = action.get("dice")
+        # Strict as the model: a list of ints (a bool is no die), so the key is exact.
+        if type(dice) is list and all(type(face) is int for face in dice):
+            return _PARSED.get(("bid", *dice))
+    elif kind == "remove" and len(action) == 2:
+        card = action.get("card")
+        if type(card) is str:
+            return _PARSED.get(("remove", card))
+    return None
+
+
 def parse(action: Any) -> Bid | Pass | Remove:
     """Return the decision model or raise ``IllegalAction`` with a one-line reason."""
+    known = _known(action)
+    if known is not None:
+        return known
+    decision = _validate(action)
+    if len(_PARSED) < 4096:
+        if isinstance(decision, Bid):
+            _PARSED[("bid", *decision.dice)] = decision
+        elif isinstance(decision, Remove):
+            _PARSED[("remove", decision.card)] = decision
+    return decision
+
+
+def _validate(action: Any) -> Bid | Pass | Remove:
     try:
         return _ADAPTER.validate_python(action)
     except ValidationError as exc:

@@ -205,3 +205,42 @@ def test_labels():
         ENGINE.label({"kind": "remove", "card": "S2"})
         == "take back the lowest die from Stable Coin S2"
     )
+
+
+# -- decisions parsed once per distinct value (moves._PARSED) ----------------------------
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"kind": "pass"},
+        {"kind": "bid", "dice": [6, 3]},
+        {"kind": "bid", "dice": [3, 6]},
+        {"kind": "remove", "card": "12"},
+    ],
+)
+def test_a_decision_parsed_again_is_the_same_model(action):
+    first = moves.parse(action)
+    assert moves.parse(dict(action)) == first == moves._validate(action)
+    if action["kind"] == "bid":
+        assert moves.parse(action).dice == action["dice"]  # the order shown is kept
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"kind": "bid", "dice": [True]},  # a bool is no die, even once [1] was parsed
+        {"kind": "bid", "dice": [1], "extra": 1},
+        {"kind": "pass", "dice": [1]},
+        {"kind": "remove", "card": 12},
+        {"kind": "bid", "dice": [7]},
+    ],
+)
+def test_a_cached_decision_never_vouches_for_a_malformed_one(action):
+    moves.parse({"kind": "bid", "dice": [1]})
+    moves.parse({"kind": "remove", "card": "12"})
+    with pytest.raises(IllegalAction) as caught:
+        moves.parse(action)
+    with pytest.raises(IllegalAction) as again:
+        moves._validate(action)
+    assert caught.value.message == again.value.message
