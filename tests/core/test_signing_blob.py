@@ -32,9 +32,7 @@ MOVE = {
     "actions": [{"kind": "draw"}],
 }
 UNREADABLE = "signature is not a valid SSH signature: sign the file again"
-MISMATCH = (
-    "signature does not match the content: the file was changed after signing; sign it again"
-)
+MISMATCH = "signature does not match the content: the file was changed after signing; sign it again"
 
 
 def string(data: bytes) -> bytes:
