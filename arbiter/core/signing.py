@@ -400,6 +400,7 @@ _BEGIN = "-----BEGIN SSH SIGNATURE-----"
 _END = "-----END SSH SIGNATURE-----"
 _MAGIC = b"SSHSIG" + struct.pack(">I", 1)  # PROTOCOL.sshsig: the preamble, then version 1
 _ED25519 = b"ssh-ed25519"
+_ED25519_KEY = struct.pack(">I", len(_ED25519)) + _ED25519 + struct.pack(">I", 32)
 
 
 def verify(
@@ -541,23 +542,23 @@ _MISMATCH = (
 class _Key:
     """A seat's public key, parsed once: its wire blob and what checks its signatures."""
 
-    def __init__(self, line: str):
+    def __init__(self, line: str, blob: bytes, public: Any = None):
+        """``line``: the normalised key; ``public``: its cryptography key if Ed25519."""
         from cryptography.exceptions import InvalidSignature
-        from sshsig import PublicKey
 
-        self.line = line
-        self.blob = base64.b64decode(line.split()[1])
-        self.parsed = PublicKey.from_openssh_str(line)
+        self.line, self.blob, self.public = line, blob, public
         self.invalid = InvalidSignature
-        self.ed25519 = line.startswith("ssh-ed25519 ")
-        self.public: Any = None
-        if self.ed25519:
-            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-            self.public = Ed25519PublicKey.from_public_bytes(self.blob[-32:])
+        self.ed25519 = public is not None
         # namespace -> (the blob before the 64 signature bytes, the message before the
         # digest) of a sha512 Ed25519 signature by this key in that namespace
         self.expected: dict[str, tuple[bytes, bytes] | None] = {}
+
+    @functools.cached_property
+    def parsed(self) -> Any:
+        """The key as the ``sshsig`` package has it (RSA checks, fingerprints)."""
+        from sshsig import PublicKey
+
+        return PublicKey.from_openssh_str(self.line)
 
     def expect(self, namespace: str) -> tuple[bytes, bytes] | None:
         """Return (and remember) what ``verify`` compares a blob and a message against."""
@@ -599,11 +600,31 @@ class _Key:
 @functools.lru_cache(maxsize=256)
 def _key(public_key: str) -> _Key | str:
     """Return the parsed key of a seat (or why it is unusable), once per key per process:
-    an archive verify meets the same few keys in every entry of a game."""
+    every entry of a game is signed by one of a few keys.
+
+    An Ed25519 key line as the manifest holds it (strict base64 of exactly the key's wire
+    blob) is read directly; any other line goes through ``_normalise``, whose checks and
+    messages decide, and gives the same normalised line for such a key.
+    """
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    parts = public_key.split()
+    if len(parts) >= 2 and parts[0] == "ssh-ed25519":
+        try:
+            blob = binascii.a2b_base64(parts[1], strict_mode=True)
+            if len(blob) == len(_ED25519_KEY) + 32 and blob.startswith(_ED25519_KEY):
+                public = Ed25519PublicKey.from_public_bytes(blob[-32:])
+                return _Key("ssh-ed25519 " + base64.b64encode(blob).decode(), blob, public)
+        except ValueError:
+            pass  # _normalise says what is wrong
     try:
-        return _Key(_normalise(public_key))
+        line = _normalise(public_key)
     except UsageError as exc:
         return exc.message
+    blob = base64.b64decode(line.split()[1])
+    if not line.startswith("ssh-ed25519 "):
+        return _Key(line, blob)
+    return _Key(line, blob, Ed25519PublicKey.from_public_bytes(blob[-32:]))
 
 
 def allowed_signers(

@@ -260,3 +260,37 @@ def test_expected_blobs_are_per_namespace() -> None:
     verify({**entropy, "signature": signature}, key_line(ALICE), NAMESPACE_ENTROPY)
     check(armor(blob()))
     assert refused(signature, obj=entropy).startswith("signed for namespace 'arbiter-entropy'")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        key_line(ALICE),
+        key_line(BOB) + " bob@example",
+        "  " + key_line(ALICE) + "\tcomment with words ",
+    ],
+)
+def test_a_key_read_directly_is_the_key_normalise_gives(line: str) -> None:
+    key = signing._key(line)
+    assert not isinstance(key, str)
+    assert key.line == signing._normalise(line)
+    assert key.blob == key_blob(ALICE if "bob" not in line else BOB)
+    assert key.parsed.openssh_str() == key.line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        key_line(ALICE)[:-4],  # base64 cut short
+        key_line(ALICE).rstrip("="),  # padding missing
+        "ssh-ed25519 " + base64.b64encode(key_blob(ALICE) + b"\0").decode(),  # a byte more
+        "ssh-ed25519 " + base64.b64encode(string(b"ssh-rsa") + string(b"\1" * 32)).decode(),
+    ],
+)
+def test_a_key_not_read_directly_is_judged_by_normalise(line: str) -> None:
+    try:
+        expected: str = signing._normalise(line)
+    except signing.UsageError as exc:
+        expected = exc.message
+    key = signing._key(line)
+    assert (key if isinstance(key, str) else key.line) == expected
