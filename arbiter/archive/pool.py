@@ -94,7 +94,11 @@ def _pool(games: Sequence[GameFolder], jobs: int, done: Done) -> list[Result]:
 
 def preload(path: str) -> None:
     """Import what verifying the game at ``path`` needs (its engine, the signature
-    libraries), best effort: any problem is the verify's to report, in its worker."""
+    libraries), best effort: any problem is the verify's to report, in its worker.
+
+    Only arbiter's own engines load here: a plug-in's could crash the process, and the
+    pool exists to keep a crash to the game that caused it.
+    """
     import arbiter.core.replay  # noqa: F401
 
     try:
@@ -106,7 +110,8 @@ def preload(path: str) -> None:
         from arbiter.core.safeio import open_nofollow_read
 
         manifest = parse_strict(open_nofollow_read(os.path.join(path, "game.json")), "game.json")
-        registry.get(manifest["engine"]["name"])
+        if manifest["engine"]["name"] in registry.BUILTIN:
+            registry.get(manifest["engine"]["name"])
     except Exception:  # a damaged game fails in its worker, with its message
         pass
 
