@@ -14,6 +14,10 @@ Done = Callable[[list[Result]], None]
 
 MAX_BATCH = 32
 BATCHES_PER_WORKER = 8
+LOCAL_BATCH = 8
+"""Games per task of the local pool at most: a task costs it a fraction of a millisecond
+(a pipe, a pickle of a few small dicts), and small tasks leave a short tail, when one
+worker finishes its last task while the others still have a whole one to do."""
 
 
 def default_jobs() -> int:
@@ -50,15 +54,18 @@ def run_local(games: Sequence[GameFolder], jobs: int, done: Done) -> list[Result
 
 def _pool(games: Sequence[GameFolder], jobs: int, done: Done) -> list[Result]:
     """Run batches in a process pool; games caught in a broken pool run again, isolated."""
+    import gc
     from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
-    # Imported before the workers start: forked workers inherit them instead of each
-    # paying the imports again.
-    import arbiter.core.replay  # noqa: F401
-
-    work = batches(games, batch_size(len(games), jobs))
+    # Loaded before the workers start (the engine of the first game, the signature
+    # libraries): forked workers inherit them instead of each paying the imports again.
+    preload(games[0].path)
+    work = batches(games, min(LOCAL_BATCH, batch_size(len(games), jobs)))
     results: list[Result] = []
     again: list[tuple[str, str]] = []
+    # What the parent holds stays out of the workers' garbage collections: they neither
+    # walk it again nor copy the pages it sits on (the gc module's advice for fork).
+    gc.freeze()
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(work)))
     try:
         futures: dict[Future[list[Result]], list[tuple[str, str]]] = {
@@ -77,10 +84,36 @@ def _pool(games: Sequence[GameFolder], jobs: int, done: Done) -> list[Result]:
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
+    finally:
+        gc.unfreeze()
     pool.shutdown()
     if again:
         results.extend(_isolated(sorted(again), jobs, done))
     return results
+
+
+def preload(path: str) -> None:
+    """Import what verifying the game at ``path`` needs (its engine, the signature
+    libraries), best effort: any problem is the verify's to report, in its worker.
+
+    Only arbiter's own engines load here: a plug-in's could crash the process, and the
+    pool exists to keep a crash to the game that caused it.
+    """
+    import arbiter.core.replay  # noqa: F401
+
+    try:
+        from cryptography.hazmat.primitives.asymmetric import ed25519  # noqa: F401
+        from sshsig import PublicKey  # noqa: F401
+
+        from arbiter.core import registry
+        from arbiter.core.canonical import parse_strict
+        from arbiter.core.safeio import open_nofollow_read
+
+        manifest = parse_strict(open_nofollow_read(os.path.join(path, "game.json")), "game.json")
+        if manifest["engine"]["name"] in registry.BUILTIN:
+            registry.get(manifest["engine"]["name"])
+    except Exception:  # a damaged game fails in its worker, with its message
+        pass
 
 
 def _isolated(pairs: list[tuple[str, str]], jobs: int, done: Done) -> list[Result]:

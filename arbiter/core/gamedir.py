@@ -16,6 +16,7 @@ import atexit
 import contextlib
 import errno
 import fcntl
+import functools
 import os
 import re
 import shutil
@@ -209,11 +210,62 @@ def _remove_abandoned(parent: Path, name: str) -> None:
             os.close(fd)
 
 
+Listing = dict[str, str]
+"""A folder's entries: name -> ``"dir"``, ``"file"`` (regular) or ``"other"``."""
+
+
+def _listing(folder: str) -> Listing | None:
+    """One ``scandir`` of ``folder``; ``None`` where an entry must be asked by path."""
+    listing: Listing = {}
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    return None
+                listing[entry.name] = (
+                    "dir"
+                    if entry.is_dir(follow_symlinks=False)
+                    else "file"
+                    if entry.is_file(follow_symlinks=False)
+                    else "other"
+                )
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    except OSError:
+        return None  # unreadable: exists() would say why, or not, as it always did
+    return listing
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(seats: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The files of the layout as (folder, name) relative to the root, in the order
+    ``check_layout`` checks them (so the first wrong one is named, as always)."""
+    g = GameDir("")
+    files = [g.manifest, g.chain, g.public_state, g.public_log]
+    files += [g.secret, g.lockfile, g.referee_signed, g.referee_key]
+    files += [g.referee_key_path, g.reveal_record, g.reveal_signed]
+    files += [g.sealed_index, g.sealed_record]
+    for seat in seats:
+        files += [g.seat_state(seat), g.seat_log(seat)]
+        files += [g.sealed_state(seat), g.sealed_log(seat)]
+    return tuple(_split(os.fspath(path)) for path in files)
+
+
+def _split(relative: str) -> tuple[str, str]:
+    folder, _, name = relative.rpartition("/")
+    return folder, name
+
+
+_LAYOUT_FOLDERS = (("", "public"), ("", "players"), ("", "referee"), ("", "reveal"))
+
+
 class GameDir:
     """Paths of one game folder, and the checks and locks that guard it."""
 
     def __init__(self, root: Path | str):
         self.root = Path(root)
+        # What check_links saw, for the check_layout right after it (see there).
+        self._seen: dict[str, Listing | None] | None = None
 
     # public
     @property
@@ -329,29 +381,92 @@ class GameDir:
 
     def check_links(self) -> None:
         """Raise ``Tampered`` if the folder holds a link, a FIFO or a device anywhere:
-        reading one could show another file's content, writing could land outside."""
-        from arbiter.core.safeio import refuse_links
+        reading one could show another file's content, writing could land outside.
 
-        refuse_links(self.root, "the game folder")
+        The walk lists each folder once and keeps what it saw, so that ``check_layout``
+        (next, in verify and in the referee's heal) looks the layout up instead of asking
+        the file system again. Entries are told apart by the listing's own file types: a
+        folder holding only folders and regular files (every sound one) costs no ``stat``.
+        Anything else, or a walk that fails, is left to ``safeio.refuse_links``, which
+        names the first offender (in sorted order) exactly as it always did.
+        """
+        self._seen = None
+        seen = self._walk()
+        if seen is None:
+            from arbiter.core.safeio import refuse_links
+
+            refuse_links(self.root, "the game folder")
+            return  # what looked odd went away meanwhile: check_layout lists for itself
+        self._seen = seen
+
+    def _walk(self) -> dict[str, Listing | None] | None:
+        """Return the listing of every folder of the tree, by its path relative to the
+        root (``""``: the root), or ``None`` at the first entry that is neither a folder
+        nor a regular file."""
+        seen: dict[str, Listing | None] = {}
+        pending = [(os.fspath(self.root), "")]
+        while pending:
+            folder, relative = pending.pop()
+            listing: Listing = {}
+            try:
+                with os.scandir(folder) as entries:
+                    for entry in entries:
+                        if entry.is_dir(follow_symlinks=False):
+                            listing[entry.name] = "dir"
+                            below = f"{relative}/{entry.name}" if relative else entry.name
+                            pending.append((entry.path, below))
+                        elif entry.is_file(follow_symlinks=False):
+                            listing[entry.name] = "file"
+                        else:
+                            return None
+            except OSError:
+                return None
+            seen[relative] = listing
+        return seen
 
     def check_layout(self, seats: list[str]) -> None:
         """Raise ``Tampered`` if a folder stands where a file belongs, or the reverse:
-        a write there would fail half-way (``check_links`` first)."""
-        files = [self.manifest, self.chain, self.public_state, self.public_log]
-        files += [self.secret, self.lockfile, self.referee_signed, self.referee_key]
-        files += [self.referee_key_path, self.reveal_record, self.reveal_signed]
-        files += [self.sealed_index, self.sealed_record]
-        for seat in seats:
-            files += [self.seat_state(seat), self.seat_log(seat)]
-            files += [self.sealed_state(seat), self.sealed_log(seat)]
-        for path in files:
-            if path.exists() and not path.is_file():
+        a write there would fail half-way (``check_links`` first).
+
+        One listing per folder: the one ``check_links`` just made (used once, then
+        dropped), else one ``scandir`` of each folder here, never a ``stat`` per path.
+        """
+        seen, self._seen = self._seen, None
+        listings = {} if seen is None else dict(seen)
+        for folder, name in _layout(tuple(seats)):
+            if self._kind(folder, name, listings, seen is not None) not in (None, "file"):
+                path = self.root / folder / name
                 raise Tampered(
                     f"{path} is a folder, not a file: move it away so arbiter can rewrite it"
                 )
-        for folder in (self.root / "public", self.root / "players", self.referee, self.reveal):
-            if folder.exists() and not folder.is_dir():
-                raise Tampered(f"{folder} is a file, not a folder: move it away")
+        for folder, name in _LAYOUT_FOLDERS:
+            if self._kind(folder, name, listings, seen is not None) not in (None, "dir"):
+                raise Tampered(f"{self.root / name} is a file, not a folder: move it away")
+
+    def _kind(
+        self, folder: str, name: str, listings: dict[str, Listing | None], whole: bool
+    ) -> str | None:
+        """Return what ``folder/name`` (relative to the root) is, as a ``Listing`` says
+        (``None``: nothing there), following a symlink as ``Path.exists`` does, from its
+        folder's listing in ``listings`` (made here, by one ``scandir``, when missing).
+
+        ``whole``: ``listings`` is a whole walk (``check_links``) that found only folders
+        and regular files, so a folder it did not list holds nothing. Otherwise a folder
+        that cannot be listed, or holds a symlink, is asked path by path, so that every
+        answer is the one ``exists``/``is_file``/``is_dir`` gave.
+        """
+        if folder in listings:
+            listing = listings[folder]
+        elif whole:
+            return None  # below a file or a missing folder: nothing there
+        else:
+            listing = listings[folder] = _listing(os.fspath(self.root / folder))
+        if listing is not None:
+            return listing.get(name)
+        path = self.root / folder / name
+        if not path.exists():
+            return None
+        return "file" if path.is_file() else "dir" if path.is_dir() else "other"
 
     def remove_temporaries(self) -> list[Path]:
         """Delete temporary files a crashed write left behind; return them (under the lock)."""
@@ -432,20 +547,40 @@ class GameDir:
     def fingerprint(self) -> tuple[tuple[str, int, int, int], ...]:
         """Return size, mtime and inode of the published files: equal before and after a
         read means no writer replaced any of them meanwhile.
+
+        Called twice per verify of a published copy: plain strings and ``os.stat``, no
+        ``Path`` objects (an archive verify pays this for every game).
         """
-        paths = [self.manifest, self.chain, self.public_state, self.public_log]
-        paths += [self.reveal_record, self.reveal_signed, self.sealed_index]
-        players = self.root / "players"
-        if players.is_dir():
-            for folder in sorted(players.iterdir()):
-                paths += [folder / "state.json", folder / "log.md"]
-                paths += [folder / "state.json.age", folder / "log.md.age"]
+        root = os.fspath(self.root)
+        paths = [os.path.join(root, name) for name in _PUBLISHED]
+        players = os.path.join(root, "players")
+        try:
+            seats = sorted(os.listdir(players))
+        except (FileNotFoundError, NotADirectoryError):
+            seats = []
+        for seat in seats:  # a file there too, as before: its "files" are missing
+            folder = os.path.join(players, seat)
+            paths += [os.path.join(folder, name) for name in _PUBLISHED_SEAT]
         out = []
         for path in paths:
             try:
                 st = os.stat(path, follow_symlinks=False)
             except OSError:
-                out.append((str(path), -1, -1, -1))
+                out.append((path, -1, -1, -1))
                 continue
-            out.append((str(path), st.st_size, st.st_mtime_ns, st.st_ino))
+            out.append((path, st.st_size, st.st_mtime_ns, st.st_ino))
         return tuple(out)
+
+
+# What GameDir.fingerprint watches: the published files (relative to the root), and
+# those of each seat's folder.
+_PUBLISHED = (
+    "game.json",
+    "chain.jsonl",
+    "public/state.json",
+    "public/log.md",
+    "reveal/reveal.json",
+    "reveal/signed.jsonl",
+    "public/sealed.json",
+)
+_PUBLISHED_SEAT = ("state.json", "log.md", "state.json.age", "log.md.age")

@@ -13,8 +13,10 @@ because every CLI command imports this module and most never sign or verify.
 from __future__ import annotations
 
 import base64
+import binascii
 import contextlib
 import errno
+import functools
 import hashlib
 import os
 import re
@@ -393,6 +395,14 @@ def signature_blob(text: str) -> bytes:
         raise BadSignature("signature is not a valid SSH signature: sign the file again") from None
 
 
+_UNREADABLE = "signature is not a valid SSH signature: sign the file again"
+_BEGIN = "-----BEGIN SSH SIGNATURE-----"
+_END = "-----END SSH SIGNATURE-----"
+_MAGIC = b"SSHSIG" + struct.pack(">I", 1)  # PROTOCOL.sshsig: the preamble, then version 1
+_ED25519 = b"ssh-ed25519"
+_ED25519_KEY = struct.pack(">I", len(_ED25519)) + _ED25519 + struct.pack(">I", 32)
+
+
 def verify(
     obj: dict[str, Any], public_key: str, namespace: str, hashes: tuple[bytes, ...] = _HASHES
 ) -> None:
@@ -400,56 +410,221 @@ def verify(
 
     ``hashes``: the SSHSIG hash algorithms accepted (sha512 alone where one signature per
     content matters, as for join entropy).
+
+    Replay calls this once per signed file, so the common case costs little besides the
+    Ed25519 check itself (in C): the seat's key is parsed once per process (``_key``), and
+    a signature as arbiter and ssh-keygen make it is one comparison of its blob against
+    the blob expected of that key and namespace, with only the 64 signature bytes free.
+    Anything else is parsed field by field (``_fields``) to say what is wrong.
     """
     text = obj.get("signature")
-    if not isinstance(text, str) or not text.strip():
+    if not isinstance(text, str) or not text or text.isspace():
         raise BadSignature("signature is missing: sign the file before sending it")
-    from sshsig import PublicKey
-    from sshsig.sshsig import SshsigSignature
+    key = _key(public_key)
+    if isinstance(key, str):
+        raise BadSignature(f"the seat's public key is unusable ({key})")
+    blob = _dearmor(text)
+    expected = key.expected.get(namespace) or key.expect(namespace)
+    if expected is not None:
+        prefix, message = expected
+        if len(blob) == len(prefix) + 64 and blob.startswith(prefix) and b"sha512" in hashes:
+            key.check(blob[-64:], message + hashlib.sha512(signed_bytes(obj)).digest())
+            return
+    _verify_fields(obj, key, blob, namespace, hashes)
 
-    try:
-        expected = PublicKey.from_openssh_str(_normalise(public_key))
-    except UsageError as exc:
-        raise BadSignature(f"the seat's public key is unusable ({exc.message})") from None
-    unreadable = "signature is not a valid SSH signature: sign the file again"
-    try:
-        outer = SshsigSignature.from_armored(text)
-        signer = PublicKey.do_from_ssh_encoding(outer.public_key)
-    # sshsig returns (or raises) NotImplementedError for key types it does not support.
-    except (ValueError, NotImplementedError, UnicodeError):
-        raise BadSignature(unreadable) from None
-    if isinstance(signer, NotImplementedError):
-        raise BadSignature("signature uses an unsupported key type: sign with ssh-ed25519")
-    if not isinstance(signer, PublicKey):
-        raise BadSignature(unreadable)
-    if signer != expected:
-        raise BadSignature(
-            f"signed by another key ({signer.sha256_str()}), not the seat's key "
-            f"({expected.sha256_str()}): sign with your own key"
-        )
-    if outer.namespace != namespace.encode():
-        shown = outer.namespace[:40].decode("ascii", errors="replace")
+
+def _verify_fields(
+    obj: dict[str, Any], key: _Key, blob: bytes, namespace: str, hashes: tuple[bytes, ...]
+) -> None:
+    """``verify`` of a blob that is not exactly the one expected: find what differs."""
+    fields = _fields(blob)
+    if fields is None:
+        raise BadSignature(_UNREADABLE)
+    signer, signed_namespace, hash_algo, signature = fields
+    if signer != key.blob:
+        _another_key(signer, key)
+    if signed_namespace != namespace.encode():
+        shown = signed_namespace[:40].decode("ascii", errors="replace")
         raise BadSignature(
             f"signed for namespace {shown!r}, expected {namespace!r}: "
             f"sign it again with namespace {namespace}"
         )
-    if outer.hash_algo not in hashes:
+    if hash_algo not in hashes:
         allowed = " or ".join(h.decode() for h in hashes)
         raise BadSignature(
             f"signature uses another hash than {allowed}: sign it again with arbiter"
         )
-    to_verify = _to_sign(outer.namespace, outer.hash_algo, signed_bytes(obj))
+    key.check_blob(signature, _to_sign(signed_namespace, hash_algo, signed_bytes(obj)))
+
+
+def _dearmor(text: str) -> bytes:
+    """Return the binary SSHSIG of an armored signature (empty if it holds none).
+
+    The armour as ssh-keygen and arbiter write it (the lines, then the end line, then at
+    most a newline) is decoded in one call; anything else the way the ``sshsig`` package
+    reads it (the non-empty lines between the first begin line and the next end line,
+    decoded leniently), so every signature reads as it always did.
+    """
+    if text.startswith(_BEGIN + "\n"):
+        end = text.find("\n" + _END)
+        if end > 0 and text[end + len(_END) + 1 :] in ("", "\n"):
+            try:
+                body = text[len(_BEGIN) + 1 : end].replace("\n", "")
+                # Strict: base64 alone, which decodes as the lenient reading would.
+                return binascii.a2b_base64(body, strict_mode=True)
+            except ValueError:
+                pass  # binascii.Error, or not ASCII: read the slow way to say so
+    body, begun = [], False
+    for line in text.splitlines():
+        if line == _BEGIN:
+            begun = True
+        elif line == _END:
+            break
+        elif line and begun:
+            body.append(line)
     try:
-        failure = signer.do_verify(outer.signature, to_verify)
-    except (ValueError, AssertionError):
-        failure = ValueError()  # the inner blob names the wrong algorithm
-    if isinstance(failure, ValueError):  # malformed, as opposed to cryptographically wrong
-        raise BadSignature(unreadable)
-    if failure is not None:
-        raise BadSignature(
-            "signature does not match the content: the file was changed after signing; "
-            "sign it again"
-        )
+        return binascii.a2b_base64("".join(body))
+    except ValueError:
+        return b""  # not base64 (or not ASCII): no blob, so not a valid signature
+
+
+def _fields(blob: bytes) -> tuple[bytes, bytes, bytes, bytes] | None:
+    """Return an SSHSIG blob's public key, namespace, hash algorithm and signature, or
+    ``None`` if it is not exactly the PROTOCOL.sshsig layout (magic, version 1, five
+    length-prefixed strings, nothing after them), as OpenSSH's ``sshsig.c`` requires."""
+    if not blob.startswith(_MAGIC):
+        return None
+    strings = _strings(blob, len(_MAGIC), 5)
+    if strings is None:
+        return None
+    signer, signed_namespace, _reserved, hash_algo, signature = strings
+    return signer, signed_namespace, hash_algo, signature
+
+
+def _strings(data: bytes, at: int, count: int) -> list[bytes] | None:
+    """Return the ``count`` SSH strings at ``at`` if they fill ``data`` to its end."""
+    out = []
+    for _ in range(count):
+        start = at + 4
+        end = start + int.from_bytes(data[at:start], "big")
+        if end > len(data):
+            return None
+        out.append(data[start:end])
+        at = end
+    return out if at == len(data) else None
+
+
+def _another_key(signer: bytes, key: _Key) -> None:
+    """Raise for a blob whose key is not the seat's (or not a key at all)."""
+    from sshsig import PublicKey
+
+    try:
+        parsed = PublicKey.do_from_ssh_encoding(signer)
+    except (ValueError, UnicodeError):
+        raise BadSignature(_UNREADABLE) from None
+    # sshsig returns NotImplementedError for key types it does not support.
+    if isinstance(parsed, NotImplementedError):
+        raise BadSignature("signature uses an unsupported key type: sign with ssh-ed25519")
+    if not isinstance(parsed, PublicKey) or parsed == key.parsed:
+        # The seat's key spelled with extra bytes: OpenSSH refuses such a blob too.
+        raise BadSignature(_UNREADABLE)
+    raise BadSignature(
+        f"signed by another key ({parsed.sha256_str()}), not the seat's key "
+        f"({key.parsed.sha256_str()}): sign with your own key"
+    )
+
+
+_MISMATCH = (
+    "signature does not match the content: the file was changed after signing; sign it again"
+)
+
+
+class _Key:
+    """A seat's public key, parsed once: its wire blob and what checks its signatures."""
+
+    def __init__(self, line: str, blob: bytes, public: Any = None):
+        """``line``: the normalised key; ``public``: its cryptography key if Ed25519."""
+        from cryptography.exceptions import InvalidSignature
+
+        self.line, self.blob, self.public = line, blob, public
+        self.invalid = InvalidSignature
+        self.ed25519 = public is not None
+        # namespace -> (the blob before the 64 signature bytes, the message before the
+        # digest) of a sha512 Ed25519 signature by this key in that namespace
+        self.expected: dict[str, tuple[bytes, bytes] | None] = {}
+
+    @functools.cached_property
+    def parsed(self) -> Any:
+        """The key as the ``sshsig`` package has it (RSA checks, fingerprints)."""
+        from sshsig import PublicKey
+
+        return PublicKey.from_openssh_str(self.line)
+
+    def expect(self, namespace: str) -> tuple[bytes, bytes] | None:
+        """Return (and remember) what ``verify`` compares a blob and a message against."""
+        if not self.ed25519:
+            return None  # RSA signatures are rare: their fields are read every time
+        ns = namespace.encode()
+        inner = _string(_ED25519) + struct.pack(">I", 64)
+        prefix = _MAGIC + b"".join(map(_string, (self.blob, ns, b"", b"sha512")))
+        prefix += struct.pack(">I", len(inner) + 64) + inner
+        message = b"SSHSIG" + b"".join(map(_string, (ns, b"", b"sha512")))
+        self.expected[namespace] = prefix, message + struct.pack(">I", 64)
+        return self.expected[namespace]
+
+    def check(self, signature: bytes, message: bytes) -> None:
+        """Check a raw Ed25519 signature of ``message``."""
+        try:
+            self.public.verify(signature, message)
+        except self.invalid:
+            raise BadSignature(_MISMATCH) from None
+
+    def check_blob(self, signature: bytes, message: bytes) -> None:
+        """Check an SSHSIG's signature field (algorithm, then raw signature)."""
+        if not self.ed25519:
+            try:
+                failure = self.parsed.do_verify(signature, message)
+            except (ValueError, AssertionError):
+                failure = ValueError()
+            if isinstance(failure, ValueError):  # malformed, not cryptographically wrong
+                raise BadSignature(_UNREADABLE)
+            if failure is not None:
+                raise BadSignature(_MISMATCH)
+            return
+        inner = _strings(signature, 0, 2)
+        if inner is None or inner[0] != _ED25519 or len(inner[1]) != 64:
+            raise BadSignature(_UNREADABLE)
+        self.check(inner[1], message)
+
+
+@functools.lru_cache(maxsize=256)
+def _key(public_key: str) -> _Key | str:
+    """Return the parsed key of a seat (or why it is unusable), once per key per process:
+    every entry of a game is signed by one of a few keys.
+
+    An Ed25519 key line as the manifest holds it (strict base64 of exactly the key's wire
+    blob) is read directly; any other line goes through ``_normalise``, whose checks and
+    messages decide, and gives the same normalised line for such a key.
+    """
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    parts = public_key.split()
+    if len(parts) >= 2 and parts[0] == "ssh-ed25519":
+        try:
+            blob = binascii.a2b_base64(parts[1], strict_mode=True)
+            if len(blob) == len(_ED25519_KEY) + 32 and blob.startswith(_ED25519_KEY):
+                public = Ed25519PublicKey.from_public_bytes(blob[-32:])
+                return _Key("ssh-ed25519 " + base64.b64encode(blob).decode(), blob, public)
+        except ValueError:
+            pass  # _normalise says what is wrong
+    try:
+        line = _normalise(public_key)
+    except UsageError as exc:
+        return exc.message
+    blob = base64.b64decode(line.split()[1])
+    if not line.startswith("ssh-ed25519 "):
+        return _Key(line, blob)
+    return _Key(line, blob, Ed25519PublicKey.from_public_bytes(blob[-32:]))
 
 
 def allowed_signers(

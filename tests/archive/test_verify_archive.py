@@ -168,6 +168,27 @@ def test_a_dying_worker_fails_only_its_game(cli: Cli, archive: Path) -> None:
     assert rows[1]["code"] == "internal"
 
 
+@pytest.mark.parametrize("engine", ["dying", "raising"])
+def test_the_first_games_engine_fails_only_its_game(cli: Cli, archive: Path, engine: str) -> None:
+    # The pool loads the first game's engine before its workers start, but only an engine
+    # of arbiter's own: a plug-in that crashes must take down a worker, not the run.
+    set_engine(archive / name(0), engine)
+    result = cli("verify", archive, "-j", "2", "--json")
+    one_error_line(result, 16)
+    rows = result.json()["results"]
+    assert [row["ok"] for row in rows] == [i != 0 for i in range(GAMES)]
+    assert rows[0]["code"] == "internal"
+
+
+def test_preload_never_raises(archive: Path, tmp_path: Path) -> None:
+    from arbiter.archive.pool import preload
+
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "game.json").write_text("[1, 2")
+    for path in (archive / name(0), tmp_path / "missing", tmp_path / "bad", tmp_path):
+        preload(str(path))
+
+
 def test_progress_bar_only_when_asked(cli: Cli, archive: Path) -> None:
     quiet = cli("verify", archive, "-j", "1", "--json")
     assert quiet.err == ""
