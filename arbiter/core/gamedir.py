@@ -70,7 +70,7 @@ def deferred_sync() -> Iterator[None]:
 
     Each file is still replaced whole by a rename (a killed process leaves every file
     whole), but nothing is durable until the caller syncs the file system itself (one
-    ``syncfs`` for many files: the mail desk's group commit, ``desks/mail/durable.py``),
+    ``syncfs`` for many files: the mail desk's group commit, ``desks/durable.py``),
     which it must do before anything depends on what was written.
     """
     before = getattr(_deferred, "on", False)

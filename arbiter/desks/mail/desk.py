@@ -43,7 +43,7 @@ from arbiter.core.referee import Accepted, submit_deferred
 from arbiter.desks.mail import compose, extract
 from arbiter.desks.mail.chores import Chores
 from arbiter.desks.mail.config import Config
-from arbiter.desks.mail.durable import sync_filesystem
+from arbiter.desks.durable import sync_filesystem
 from arbiter.desks.mail.records import Journal, Record
 from arbiter.desks.mail.rounds import infrastructure, report
 from arbiter.desks.mail.transport import Mailbox, Outbox, TransportError
@@ -51,7 +51,7 @@ from arbiter.desks.mail.transport import Mailbox, Outbox, TransportError
 READ_SECONDS = 10.0
 """Time to read one mail; the reader's size bounds keep real mail far below it."""
 BATCH = 50
-"""Mails fetched in one IMAP command (and moved out in one per folder)."""
+"""Mails fetched in one IMAP command."""
 BATCH_BYTES = 32 * 1024 * 1024
 """At most this much mail fetched at once (a mail may be ``extract.MAX_MESSAGE``)."""
 
@@ -114,8 +114,8 @@ class MailDesk(Chores):
     heads: dict[Path, int] = field(default_factory=dict)
     fetched: dict[int, tuple[int, bytes]] = field(default_factory=dict)
     """The batch's mails fetched ahead: UID -> (size, bytes)."""
-    handled: list[tuple[int, str]] = field(default_factory=list)
-    """The batch's mails handled and not yet moved: (UID, folder), in order."""
+    written: bool = False
+    """Whether the desk wrote since its last sync (``_durable``)."""
     moved: set[Path] = field(default_factory=set)
     """The games whose chain the mail at hand extended (their bot seats may be next)."""
 
@@ -169,8 +169,7 @@ class MailDesk(Chores):
 
     # -- a batch of mail -----------------------------------------------------------------
     def _clear(self, uids: list[int]) -> None:
-        """Handle ``uids`` oldest first, fetched a batch at a time (one IMAP command) and
-        moved out a batch at a time (one command per folder), after their answers."""
+        """Handle ``uids`` oldest first, fetched a batch at a time (one IMAP command)."""
         assert self.mailbox is not None
         for start in range(0, len(uids), BATCH):
             if self.stopping:
@@ -187,7 +186,8 @@ class MailDesk(Chores):
                         self.moved = set()
             finally:
                 self.fetched.clear()
-                self._move_handled()
+                if self.written:
+                    self._durable()  # the last records of the batch
 
     def _prefetch(self, uids: list[int]) -> None:
         """Fetch the batch's mails that the reader will read whole, within ``BATCH_BYTES``
@@ -205,32 +205,26 @@ class MailDesk(Chores):
             self.fetched[uid] = (sizes[uid], raw)
 
     def _put(self, uid: int, folder: str) -> None:
-        """File a handled mail in ``folder`` (moved with the rest of its batch)."""
-        self.handled.append((uid, folder))
+        """Move a handled mail out of the mailbox, into ``folder``.
 
-    def _move_handled(self) -> None:
-        """Move the batch's handled mails out of the mailbox, after the records of their
-        answers are durable: a mail is gone only once nothing about it can be lost."""
+        Its answers' records may not be durable yet (the next sync makes them so): a
+        machine that loses power meanwhile sends those answers again, with the same
+        Message-IDs (``desks/durable.py``); a killed desk loses nothing.
+        """
         assert self.mailbox is not None
-        if not self.handled:
-            return
-        self._durable()
-        folders: dict[str, list[int]] = {}
-        for uid, folder in self.handled:
-            folders.setdefault(folder, []).append(uid)
-        for folder, uids in folders.items():
-            self.mailbox.move(uids, folder)
-            self.handled = [(u, f) for u, f in self.handled if f != folder]
+        self.mailbox.move(uid, folder)
 
     def _durable(self) -> None:
         """Make what the desk wrote durable (``durable``: one syncfs for many files)."""
         sync_filesystem(self.config.desk.games)
+        self.written = False
 
     # -- one mail ------------------------------------------------------------------------
     def handle(self, uid: int) -> None:
-        """Judge and answer one mail, then file it to be moved out of the mailbox; never
-        raise for what the mail holds (only the servers' failures stop the desk)."""
+        """Judge and answer one mail, then move it out of the mailbox; never raise for
+        what the mail holds (only the servers' failures stop the desk)."""
         self.summary.mails += 1
+        self.written = True
         mail = Mail(uid)
         try:
             with deferred_sync():  # made durable where owed: ``_durable``

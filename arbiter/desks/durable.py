@@ -1,19 +1,24 @@
-"""The mail desk's group commit: one ``syncfs`` makes many files durable at once.
+"""The desks' group commit: one ``syncfs`` makes many files durable at once.
 
 Every write of a game folder is a temporary file, an fsync, a rename and an fsync of the
 folder: about 4 ms a file on a shared disk, and a submit writes a dozen files (the signed
 file, the chain, each seat's state and log, the public ones, the receipt), then the desk
-its record of the round. The desk writes them under ``gamedir.deferred_sync`` (each file
-still replaced whole by a rename, so a killed desk leaves every file whole) and makes
-them durable together, where durability is owed (``MailDesk``):
+its own records. The desks write them under ``gamedir.deferred_sync`` (each file still
+replaced whole by a rename, so a killed desk leaves every file whole) and make them
+durable together, where durability is owed:
 
-- the signed file before the chain is written (the commit order of ``submit``);
-- the chain, the views and the entry's record before the entry's first answer mail;
-- the records of the mails sent before the mail is moved out of the mailbox.
+- the signed file before the chain is written (the commit order of ``submit``:
+  ``referee.submit_deferred``);
+- the mail desk (``MailDesk``): the chain, the views and the entry's record before the
+  entry's first answer mail (which also makes the records of the mails sent before it
+  durable), and once more at the end of each batch of mail;
+- the git desk (``GitDesk``): everything judged before the round's commits are built and
+  pushed.
 
 A desk killed at any point loses nothing (the page cache survives the process). A machine
-that loses power may lose what was written since the last sync: at most the records of
-the answers of the mail at hand, which are then sent again with the same Message-ID.
+that loses power may lose what was written since the last sync: for the mail desk, at
+most the records of the answers of the mail at hand, which are then sent again with the
+same Message-ID; for the git desk, nothing it published.
 """
 
 from __future__ import annotations
