@@ -158,7 +158,7 @@ def main() -> None:
             for raw in mails:
                 inbox.append(raw)
             spent: dict[str, float] = defaultdict(float)
-            for name in ("__init__", "waiting", "size", "fetch", "move", "close"):
+            for name in ("__init__", "waiting", "size", "sizes", "fetch", "fetch_many", "move", "close"):
                 timed(spent, "imap", DeskMailbox, name)
             for name in ("send", "close"):
                 timed(spent, "smtp", Outbox, name)
