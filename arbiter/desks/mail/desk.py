@@ -40,10 +40,10 @@ from typing import Any
 from arbiter.core.errors import ArbiterError, Duplicate, NotReady
 from arbiter.core.gamedir import GameDir, deferred_sync
 from arbiter.core.referee import Accepted, submit_deferred
+from arbiter.desks.durable import sync_filesystem
 from arbiter.desks.mail import compose, extract
 from arbiter.desks.mail.chores import Chores
 from arbiter.desks.mail.config import Config
-from arbiter.desks.durable import sync_filesystem
 from arbiter.desks.mail.records import Journal, Record
 from arbiter.desks.mail.rounds import infrastructure, report
 from arbiter.desks.mail.transport import Mailbox, Outbox, TransportError
