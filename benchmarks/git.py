@@ -13,7 +13,7 @@ in turns, in the same repository:
   `git pull`, a one-line edit, `git commit -am` and `git push` are timed (three
   commands, as a person types them).
 
-The ratio of the medians is DESIGN.md's figure (budget ≤ 2×). The desk's time is split
+The ratio of the medians is DESIGN.md's figure (budget ≤ 1.5×). The desk's time is split
 into judging (`submit`, which replays the game) and the rest (git and the desk's own
 work). `--cli N` also times N rounds of the real `arbiter git run --once --push`, whose
 extra cost is the interpreter's start-up (a CI job or cron pays it, a running desk does
@@ -97,7 +97,8 @@ def main() -> None:
         desk = world.desk()
         desk.round()
         judging = [0.0]
-        original = judge_module.submit
+        name = "submit_deferred" if hasattr(judge_module, "submit_deferred") else "submit"
+        original = getattr(judge_module, name)
 
         def timed_submit(*a, **k):
             start = time.perf_counter()
@@ -106,7 +107,7 @@ def main() -> None:
             finally:
                 judging[0] += time.perf_counter() - start
 
-        judge_module.submit = timed_submit
+        setattr(judge_module, name, timed_submit)
         desk_times, bare_times, judge_times = [], [], []
         for n, (seat, sealed) in enumerate(moves[: args.entries]):
             player.seat = seat
@@ -124,7 +125,7 @@ def main() -> None:
             sh(player.clone, "commit", "-q", "-m", "chat")
             player.push()
             bare_times.append(bare_git_round(hand, n))
-        judge_module.submit = original
+        setattr(judge_module, name, original)
         cli_times = []
         for n, (seat, sealed) in enumerate(moves[args.entries :], start=args.entries):
             player.seat = seat
@@ -142,7 +143,7 @@ def main() -> None:
             f"each pull+judge+commit+push {desk_m * 1000:.0f} ms (median; mean "
             f"{statistics.mean(desk_times) * 1000:.0f} ms) vs bare git pull+commit+push "
             f"{bare_m * 1000:.0f} ms (mean {statistics.mean(bare_times) * 1000:.0f} ms): "
-            f"{desk_m / bare_m:.2f}x; budget ≤ 2x"
+            f"{desk_m / bare_m:.2f}x; budget ≤ 1.5x"
         )
         print(
             f"  desk time: judging (submit) {med(judge_times) * 1000:.0f} ms, git and the "

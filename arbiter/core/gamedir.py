@@ -62,6 +62,31 @@ def write_point() -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+_deferred = threading.local()
+
+
+@contextlib.contextmanager
+def deferred_sync() -> Iterator[None]:
+    """Within the block, ``atomic_write`` and ``fsync_dir`` leave their fsyncs out.
+
+    Each file is still replaced whole by a rename (a killed process leaves every file
+    whole), but nothing is durable until the caller syncs the file system itself (one
+    ``syncfs`` for many files: the mail desk's group commit, ``desks/durable.py``),
+    which it must do before anything depends on what was written.
+    """
+    before = getattr(_deferred, "on", False)
+    _deferred.on = True
+    try:
+        yield
+    finally:
+        _deferred.on = before
+
+
+def syncing() -> bool:
+    """Whether writes are fsynced (outside ``deferred_sync``)."""
+    return not getattr(_deferred, "on", False)
+
+
 def pause(seconds: float) -> None:
     """Wait a moment for a writer to finish (a sleep: no result depends on the clock)."""
     threading.Event().wait(seconds)
@@ -97,7 +122,8 @@ def atomic_write(
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if syncing():
+                os.fsync(handle.fileno())
         write_point()  # the temporary file is written, the target not replaced yet
         os.replace(tmp, path)
     except BaseException:
@@ -124,6 +150,8 @@ def remove_temporaries_of(path: Path) -> list[Path]:
 
 
 def fsync_dir(directory: Path) -> None:
+    if not syncing():
+        return
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
         try:

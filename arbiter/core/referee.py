@@ -325,6 +325,27 @@ def submit(root: Path, data: bytes, what: str, now: str | None = None) -> Accept
     not joined yet; move: not over, current head, turn, each decision legal, no barrier
     crossed).
     """
+    return _submit(root, data, what, now, None)
+
+
+def submit_deferred(
+    root: Path, data: bytes, what: str, now: str | None, sync: Callable[[], None]
+) -> Accepted:
+    """``submit`` for a caller that commits in groups (the mail desk): the same checks,
+    the same files and the same result, but no write is fsynced on its own
+    (``gamedir.deferred_sync``). ``sync`` must make everything written so far durable (one
+    ``syncfs``); it is called after the signed file and before the chain, which keeps their
+    commit order. The entry is durable only at the caller's next ``sync``, which must come
+    before anything depends on it (an answer mail)."""
+    from arbiter.core.gamedir import deferred_sync
+
+    with deferred_sync():
+        return _submit(root, data, what, now, sync)
+
+
+def _submit(
+    root: Path, data: bytes, what: str, now: str | None, sync: Callable[[], None] | None
+) -> Accepted:
     from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE, verify
 
     gd = GameDir(root)
@@ -381,6 +402,8 @@ def submit(root: Path, data: bytes, what: str, now: str | None = None) -> Accept
         # Commit order: the signed file, then the chain (the commit point), then what is
         # derived from it (views, logs, the receipt), which ``heal`` redoes after a crash.
         gd.write(gd.referee_signed, signed_bytes)
+        if sync is not None:
+            sync()
         gd.write(gd.chain, chain_bytes)
         write_outputs(gd, manifest, files | receipt, seq, entry["hash"])
         return Accepted(

@@ -4,7 +4,10 @@ Nothing here is a mock. ``Dovecot`` runs the real ``dovecot`` binary in the fore
 throwaway configuration in a temporary directory; it listens on 127.0.0.1 only, on free ports.
 ``SmtpRelay`` is an aiosmtpd server on 127.0.0.1 that delivers every accepted message into the
 recipient's Dovecot INBOX by IMAP APPEND, before it answers the DATA command: when
-``smtplib`` returns, the message is in the mailbox.
+``smtplib`` returns, the message is in the mailbox. ``SmtpRelay(queued=True)`` behaves as
+a real MTA does instead (the benchmark's): DATA is answered once the message is queued, a
+thread delivers the queue over one IMAP connection per recipient, and ``drain()`` waits
+until every queued message is in its mailbox.
 
 Addresses are ``<dovecot user>@example.test``. ``Mailbox`` reads and fills a user's folders
 with the standard library's ``imaplib``.
@@ -29,6 +32,7 @@ import itertools
 import math
 import os
 import pwd
+import queue
 import re
 import shutil
 import signal
@@ -37,6 +41,7 @@ import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 import time  # noqa: TID251 - start-up deadlines for real servers, not engine code
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -756,6 +761,9 @@ class _DeliveringHandler:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         raw = envelope.original_content or envelope.content
+        if self.relay.queued:  # an MTA's answer: taken, delivered later
+            self.relay.enqueue(envelope.mail_from, tuple(envelope.rcpt_tos), raw)
+            return "250 Message queued for delivery"
         loop = asyncio.get_running_loop()
         try:
             await loop.run_in_executor(
@@ -773,7 +781,8 @@ class SmtpRelay:
     A recipient is ``<dovecot user>@<domain>``; any other gets ``550``. ``messages``
     records what was delivered. ``auth`` (login -> password) turns on AUTH PLAIN/LOGIN and
     makes it required; ``tls=True`` offers and requires STARTTLS (and then AUTH only after
-    it), with the Dovecot's certificate when it has one.
+    it), with the Dovecot's certificate when it has one. ``queued=True``: DATA is answered
+    once the message is queued; ``drain()`` waits for its delivery (see the module doc).
     """
 
     def __init__(
@@ -783,8 +792,12 @@ class SmtpRelay:
         domain: str = DOMAIN,
         tls: bool = False,
         auth: Mapping[str, str] | None = None,
+        queued: bool = False,
     ) -> None:
         self.dovecot = dovecot
+        self.queued = queued
+        self._queue: queue.Queue[tuple[str, tuple[str, ...], bytes] | None] = queue.Queue()
+        self._courier: threading.Thread | None = None
         self.domain = domain
         self.tls = tls
         self.auth = dict(auth) if auth is not None else None
@@ -839,6 +852,10 @@ class SmtpRelay:
         controller, self._controller = self._controller, None
         if controller is not None:
             controller.stop()
+        if self._courier is not None:
+            self._queue.put(None)  # after what is queued: every message is delivered first
+            self._courier.join(timeout=60)
+            self._courier = None
         if self._scratch is not None:
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
@@ -857,6 +874,48 @@ class SmtpRelay:
         if not at or domain.lower() != self.domain.lower():
             return None
         return local if self.dovecot.has_user(local) else None
+
+    def enqueue(self, mail_from: str, rcpt_tos: tuple[str, ...], raw: bytes) -> None:
+        """Queue one message for the courier thread (started on first use)."""
+        if self._courier is None:
+            self._courier = threading.Thread(target=self._deliver_queue, daemon=True)
+            self._courier.start()
+        self._queue.put((mail_from, rcpt_tos, raw))
+
+    def drain(self) -> None:
+        """Wait until every queued message is delivered (or failed: see ``errors``)."""
+        self._queue.join()
+
+    def _deliver_queue(self) -> None:
+        """Deliver the queue in order, over one IMAP connection per recipient."""
+        connections: dict[str, imaplib.IMAP4] = {}
+        try:
+            while True:
+                item = self._queue.get()
+                try:
+                    if item is None:
+                        return
+                    mail_from, rcpt_tos, raw = item
+                    filed = b"Return-Path: <" + mail_from.encode() + b">\r\n" + raw
+                    for rcpt in rcpt_tos:
+                        user = self.user_for(rcpt)
+                        if user is None:
+                            raise ServerError(f"no such user: {rcpt}")
+                        if user not in connections:
+                            mailbox = Mailbox(self.dovecot, user, self.dovecot.users[user])
+                            connections[user] = mailbox.connect()
+                        typ, data = connections[user].append("INBOX", None, None, filed)
+                        if typ != "OK":
+                            raise imaplib.IMAP4.error(f"APPEND INBOX: {data!r}")
+                    self.messages.append(RelayedMessage(mail_from, rcpt_tos, raw))
+                except Exception as exc:  # kept for the caller to see
+                    self.errors.append(exc)
+                finally:
+                    self._queue.task_done()
+        finally:
+            for imap in connections.values():
+                with contextlib.suppress(OSError, imaplib.IMAP4.error):
+                    imap.logout()
 
     def deliver(self, mail_from: str, rcpt_tos: tuple[str, ...], raw: bytes) -> None:
         """File ``raw`` in each recipient's INBOX, as a local delivery agent would."""

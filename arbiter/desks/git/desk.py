@@ -48,7 +48,7 @@ from arbiter.core.errors import (
     ArbiterError,
     UsageError,
 )
-from arbiter.core.gamedir import GameDir, pause, write_point
+from arbiter.core.gamedir import GameDir, deferred_sync, pause, write_point
 from arbiter.core.safeio import shown
 from arbiter.desks.git import inbox, judge, messages, owned, receipts, trees
 from arbiter.desks.git.judge import Handled
@@ -207,10 +207,15 @@ class GitDesk:
         s = self.settings
         result = Round()
         trees.remove_temporaries(self.gd)
-        head = self.git.fetch(s.remote, self.branch)
-        record = self._landed(receipts.Record.load(self.gd, self.where), head)
+        tracking = self.git.fetch_ref(s.remote, self.branch)
+        loaded = receipts.Record.load(self.gd, self.where)
+        # The remote's head and the record's commits resolved in one git command.
+        asked = [ref for ref in (tracking, loaded.commit, loaded.pending) if ref]
+        known = dict(zip(asked, self.git.commits_of(asked), strict=True))
+        head = known[tracking] if tracking else None
+        record = self._landed(loaded, head, known)
         result.remote_head = head
-        ours = record.commit if record.commit and self.git.commit_of(record.commit) else None
+        ours = record.commit if record.commit and known.get(record.commit) else None
         listing = self._listing(head)
         published_before = trees.outside_inbox(listing, self.game_path)
         start = self._start(published_before)
@@ -222,7 +227,10 @@ class GitDesk:
             else []
         )
         self._refuse_leaked_secrets(published_before)
-        plans = self._judge_all(waiting, published_before, result)
+        with deferred_sync():  # one sync for every file the inbox's judging wrote
+            plans = self._judge_all(waiting, published_before, result)
+        if waiting:
+            self.judge.sync()
         self._clock(plans, result)
         write_point()  # judged; nothing committed yet
         published = trees.fingerprint(plans[-1].files if plans else start)
@@ -253,15 +261,18 @@ class GitDesk:
             "pushing): run the desk again; what it judged is kept and will be published"
         )
 
-    def _landed(self, record: receipts.Record, head: str | None) -> receipts.Record:
+    def _landed(
+        self, record: receipts.Record, head: str | None, known: dict[str, str | None]
+    ) -> receipts.Record:
         """``record``, its pending push settled: taken as done when the remote's history
-        holds the commit (a round killed between its push and its record), else dropped."""
+        holds the commit (a round killed between its push and its record), else dropped.
+        ``known``: the record's commits resolved (``Git.commits_of``)."""
         if record.pending is None:
             return record
         pending = record.pending
         landed = (
             head is not None
-            and self.git.commit_of(pending) is not None
+            and known.get(pending) is not None
             and self.git.is_ancestor(pending, head)
         )
         if landed:

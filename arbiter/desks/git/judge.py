@@ -17,9 +17,10 @@ from typing import Any
 from arbiter.core.canonical import parse_strict
 from arbiter.core.errors import ArbiterError, Duplicate, MalformedInput, SchemaViolation
 from arbiter.core.gamedir import GameDir
-from arbiter.core.referee import submit, unseal_submission
+from arbiter.core.referee import submit_deferred, unseal_submission
 from arbiter.core.safeio import shown
 from arbiter.core.sealing import is_sealed, pad, seal
+from arbiter.desks.durable import sync_filesystem
 from arbiter.desks.git import inbox, receipts, trees
 from arbiter.desks.git.plumbing import Entry
 
@@ -60,8 +61,14 @@ class Judge:
     def sealed(self) -> bool:
         return self.manifest.get("sealed") is True
 
+    def sync(self) -> None:
+        """Make what was written durable (``desks/durable.py``: the desk judges under
+        ``deferred_sync`` and syncs once before it commits)."""
+        sync_filesystem(self.gd.root)
+
     def file(self, entry: Entry, data: bytes | None, published: dict[str, str]) -> Handled:
-        """Judge one inbox entry (``data``: its blob, None when too large); write its receipt.
+        """Judge one inbox entry (``data``: its blob, None when too large); write its receipt
+        (durable at the caller's next ``sync``).
 
         ``published`` is the repository's game folder: a file that comes back as a
         duplicate of an entry not published yet was accepted by a round whose push never
@@ -76,7 +83,7 @@ class Judge:
             return self._rejected(what, receipt, receipts.rejection(exc), None)
         assert data is not None
         try:
-            accepted = submit(self.gd.root, data, what)
+            accepted = submit_deferred(self.gd.root, data, what, None, self.sync)
             return self._accepted(what, receipt, accepted.seq, accepted.kind, accepted.seat)
         except Duplicate as exc:
             if exc.entry is not None and not self._was_published(exc.entry, published):

@@ -10,6 +10,7 @@ line, except where the caller asks for the exit status (``ok``).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from pathlib import Path
 from arbiter.core.errors import NotReady
 
 ZERO = "0" * 40
+# What ``commits_of`` asks git in one batch: full refs and object ids (one line each).
+_REF = re.compile(r"(refs/[A-Za-z0-9._/-]+|[0-9a-f]{40}|[0-9a-f]{64})")
 # Variables that would make git act on another repository, index or work tree.
 _INHERITED = (
     "GIT_DIR",
@@ -103,6 +106,22 @@ class Git:
         """Return the commit ``ref`` names, or None when there is none."""
         done = self.run(["rev-parse", "-q", "--verify", f"{ref}^{{commit}}"], check=False)
         return done.stdout.decode().strip() if done.returncode == 0 else None
+
+    def commits_of(self, refs: Sequence[str]) -> list[str | None]:
+        """``commit_of`` for several refs in one ``git cat-file --batch-check``."""
+        if not refs:
+            return []
+        if any(not _REF.fullmatch(ref) for ref in refs):  # never seen: one at a time then
+            return [self.commit_of(ref) for ref in refs]
+        asked = "".join(f"{ref}^{{commit}}\n" for ref in refs).encode()
+        out = self.run(["cat-file", "--batch-check=%(objectname) %(objecttype)"], asked)
+        found: list[str | None] = []
+        for line in out.stdout.decode("utf-8", "replace").split("\n")[: len(refs)]:
+            sha, _, kind = line.partition(" ")
+            found.append(sha if kind == "commit" else None)
+        if len(found) != len(refs):
+            raise GitFailed("git cat-file answered the wrong number of lines")
+        return found
 
     def is_ancestor(self, older: str, newer: str) -> bool:
         return self.ok("merge-base", "--is-ancestor", older, newer)
@@ -224,6 +243,12 @@ class Git:
         The remote-tracking ref follows the remote even after a force-push (``+``): that is
         how the desk notices one. Nothing is ever forced on the remote.
         """
+        tracking = self.fetch_ref(remote, branch)
+        return self.commit_of(tracking) if tracking else None
+
+    def fetch_ref(self, remote: str, branch: str) -> str | None:
+        """``fetch``, returning the remote-tracking ref (None: no such branch) for the
+        caller to resolve with others (``commits_of``)."""
         tracking = f"refs/remotes/{remote}/{branch}"
         done = self.run(
             ["fetch", "-q", "--no-tags", remote, f"+refs/heads/{branch}:{tracking}"], check=False
@@ -233,7 +258,7 @@ class Git:
                 self.run(["update-ref", "-d", tracking], check=False)
                 return None
             raise GitFailed(f"git fetch from {remote} failed: {first_line(done.stderr)}")
-        return self.commit_of(tracking)
+        return tracking
 
     def push(self, remote: str, commit: str, branch: str) -> bool:
         """Push ``commit`` to ``branch`` as a fast-forward; return False when the remote

@@ -85,12 +85,14 @@ class Chores(Rounds):
         self.summary.reminders += 1
 
     # -- bots -----------------------------------------------------------------------------
-    def play_bots(self) -> None:
+    def play_bots(self, only: set[Path] | None = None) -> None:
         """Let the bot seats of every game move while the game waits for one of them: each
         decides from its own state file, signs with its seat's key, and the entry's round
-        goes out like a player's (docs/bots.md)."""
+        goes out like a player's (docs/bots.md). ``only``: the games a mail just moved (no
+        other game's turn changed since the last look)."""
         for game, folder in sorted(self._index().items()):
-            self.guarded(f"game {game}, bot seats", self._bots, folder)
+            if only is None or folder in only:
+                self.guarded(f"game {game}, bot seats", self._bots, folder)
 
     def _bots(self, folder: Path) -> None:
         from arbiter.bots.levels import bot_rng, decide

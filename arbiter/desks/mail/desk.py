@@ -38,8 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.core.errors import ArbiterError, Duplicate, NotReady
-from arbiter.core.gamedir import GameDir
-from arbiter.core.referee import Accepted, submit
+from arbiter.core.gamedir import GameDir, deferred_sync
+from arbiter.core.referee import Accepted, submit_deferred
+from arbiter.desks.durable import sync_filesystem
 from arbiter.desks.mail import compose, extract
 from arbiter.desks.mail.chores import Chores
 from arbiter.desks.mail.config import Config
@@ -49,6 +50,10 @@ from arbiter.desks.mail.transport import Mailbox, Outbox, TransportError
 
 READ_SECONDS = 10.0
 """Time to read one mail; the reader's size bounds keep real mail far below it."""
+BATCH = 50
+"""Mails fetched in one IMAP command."""
+BATCH_BYTES = 32 * 1024 * 1024
+"""At most this much mail fetched at once (a mail may be ``extract.MAX_MESSAGE``)."""
 
 
 @dataclass
@@ -107,6 +112,12 @@ class MailDesk(Chores):
     """Where the referee is told of a quarantined mail or a failure (stderr)."""
     closed: dict[Path, set[int]] = field(default_factory=dict)
     heads: dict[Path, int] = field(default_factory=dict)
+    fetched: dict[int, tuple[int, bytes]] = field(default_factory=dict)
+    """The batch's mails fetched ahead: UID -> (size, bytes)."""
+    written: bool = False
+    """Whether the desk wrote since its last sync (``_durable``)."""
+    moved: set[Path] = field(default_factory=set)
+    """The games whose chain the mail at hand extended (their bot seats may be next)."""
 
     @property
     def journal(self) -> Journal:  # type: ignore[override]
@@ -129,11 +140,7 @@ class MailDesk(Chores):
                 self.finish_rounds()
                 self.check_deadlines()
                 self.play_bots()
-                for uid in self.mailbox.waiting():
-                    if self.stopping:
-                        break
-                    self.handle(uid)
-                    self.play_bots()
+                self._clear(self.mailbox.waiting())
                 if once or self.stopping:
                     break
                 self.mailbox.idle(self.config.desk.poll_seconds, lambda: self.stopping)
@@ -160,27 +167,85 @@ class MailDesk(Chores):
         now = self.now()
         return now.isoformat(), (now - datetime.timedelta(hours=1)).isoformat()
 
+    # -- a batch of mail -----------------------------------------------------------------
+    def _clear(self, uids: list[int]) -> None:
+        """Handle ``uids`` oldest first, fetched a batch at a time (one IMAP command)."""
+        assert self.mailbox is not None
+        for start in range(0, len(uids), BATCH):
+            if self.stopping:
+                break
+            batch = uids[start : start + BATCH]
+            self._prefetch(batch)
+            try:
+                for uid in batch:
+                    if self.stopping:
+                        break
+                    self.handle(uid)
+                    if self.moved:
+                        self.play_bots(self.moved)
+                        self.moved = set()
+            finally:
+                self.fetched.clear()
+                if self.written:
+                    self._durable()  # the last records of the batch
+
+    def _prefetch(self, uids: list[int]) -> None:
+        """Fetch the batch's mails that the reader will read whole, within ``BATCH_BYTES``
+        (a larger mail, or one left out, is fetched when its turn comes)."""
+        assert self.mailbox is not None
+        sizes = self.mailbox.sizes(uids)
+        wanted, total = [], 0
+        for uid in uids:
+            size = sizes.get(uid)
+            if size is None or size > extract.MAX_MESSAGE or total + size > BATCH_BYTES:
+                continue
+            wanted.append(uid)
+            total += size
+        for uid, raw in self.mailbox.fetch_many(wanted).items():
+            self.fetched[uid] = (sizes[uid], raw)
+
+    def _put(self, uid: int, folder: str) -> None:
+        """Move a handled mail out of the mailbox, into ``folder``.
+
+        Its answers' records may not be durable yet (the next sync makes them so): a
+        machine that loses power meanwhile sends those answers again, with the same
+        Message-IDs (``desks/durable.py``); a killed desk loses nothing.
+        """
+        assert self.mailbox is not None
+        self.mailbox.move(uid, folder)
+
+    def _durable(self) -> None:
+        """Make what the desk wrote durable (``durable``: one syncfs for many files)."""
+        sync_filesystem(self.config.desk.games)
+        self.written = False
+
     # -- one mail ------------------------------------------------------------------------
     def handle(self, uid: int) -> None:
         """Judge and answer one mail, then move it out of the mailbox; never raise for
         what the mail holds (only the servers' failures stop the desk)."""
         self.summary.mails += 1
+        self.written = True
         mail = Mail(uid)
         try:
-            self._handle(mail)
+            with deferred_sync():  # made durable where owed: ``_durable``
+                self._handle(mail)
         except TransportError:
             raise  # the server, not the mail: the mail waits for the next run
         except Exception as exc:  # whatever the mail did, it alone pays
             if infrastructure(exc):
                 raise
             self.report(f"mail {uid}: {type(exc).__name__}: {exc}")
-            self._quarantine(mail, "the desk failed while handling it; the referee has been told")
+            with deferred_sync():
+                self._quarantine(mail, "the desk failed while handling it; the referee has been told")
 
     def _handle(self, mail: Mail) -> None:
         assert self.mailbox is not None
-        size = self.mailbox.size(mail.uid)
-        too_big = size > extract.MAX_MESSAGE
-        mail.raw = self.mailbox.fetch(mail.uid, limit=extract.HEAD if too_big else None)
+        if mail.uid in self.fetched:
+            size, mail.raw = self.fetched.pop(mail.uid)
+        else:
+            size = self.mailbox.size(mail.uid)
+            too_big = size > extract.MAX_MESSAGE
+            mail.raw = self.mailbox.fetch(mail.uid, limit=extract.HEAD if too_big else None)
         mail.key = "sha256:" + hashlib.sha256(mail.raw).hexdigest()
         deadline = self.now() + datetime.timedelta(seconds=READ_SECONDS)
         mail.letter = letter = extract.read(mail.raw, size=size, expired=lambda: self.now() > deadline)
@@ -191,7 +256,7 @@ class MailDesk(Chores):
         own = letter.sender and letter.sender == self.config.smtp.address
         if letter.automatic or own or not letter.sender:
             self.summary.ignored += 1
-            self.mailbox.move(mail.uid, self.config.imap.rejected)
+            self._put(mail.uid, self.config.imap.rejected)
             return
         if letter.problem is None and not letter.files:
             letter.problem = (
@@ -208,11 +273,11 @@ class MailDesk(Chores):
             )
             if self.journal.warned(letter.sender, *self._hour()):
                 self.summary.ignored += 1
-                self.mailbox.move(mail.uid, self.config.imap.rejected)
+                self._put(mail.uid, self.config.imap.rejected)
                 return
         if letter.problem is not None:
             self._answer(mail.key, letter, "problem", letter.problem, None)
-            self.mailbox.move(mail.uid, self.config.imap.rejected)
+            self._put(mail.uid, self.config.imap.rejected)
             return
         accepted = failed = False
         for index, found in enumerate(letter.files):
@@ -234,9 +299,9 @@ class MailDesk(Chores):
                     self._answer(mail.key, letter, f"file{index}", text, found.game)
         if failed:
             self.summary.quarantined += 1
-            self.mailbox.move(mail.uid, self.config.imap.quarantine)
+            self._put(mail.uid, self.config.imap.quarantine)
             return
-        self.mailbox.move(mail.uid, self.config.imap.processed if accepted else self.config.imap.rejected)
+        self._put(mail.uid, self.config.imap.processed if accepted else self.config.imap.rejected)
 
     def _file(self, mail: Mail, index: int, found: extract.Found) -> bool:
         """Judge one file and answer it; return whether it is in the chain."""
@@ -252,14 +317,18 @@ class MailDesk(Chores):
         mail.entry = seq
         folder = self._folder(outcome.game or "")
         assert folder is not None
+        self.moved.add(folder)
         gd = GameDir(folder)
         record = Record(gd, seq)
         origin = [mail.key, index]
         reply = {"to": letter.sender, "name": found.name, "in_reply_to": letter.message_id or None}
-        if outcome.accepted is not None or not record.exists:
+        fresh = outcome.accepted is not None or not record.exists
+        if fresh:
             # Fresh, or accepted just before a crash that came before its record: this
             # mail's round. The record is written before any mail goes out.
             record.open(origin, reply)
+        self._durable()  # the entry and its record, before any mail speaks of them
+        if fresh:
             self.finish_round(gd, record)
         elif record.origin == origin:
             self.finish_round(gd, record)  # this very file, read again after a crash
@@ -279,7 +348,7 @@ class MailDesk(Chores):
             )
             return outcome
         try:
-            outcome.accepted = submit(folder, found.data, found.name, now=self.stamp())
+            outcome.accepted = submit_deferred(folder, found.data, found.name, self.stamp(), self._durable)
             self.summary.accepted += 1
         except Duplicate as exc:
             outcome.error, outcome.entry = exc, exc.entry
@@ -311,7 +380,7 @@ class MailDesk(Chores):
             )
             self.guarded(f"mail {mail.uid}, quarantine notice", self._notice, key, letter, text)
         self.summary.quarantined += 1
-        self.mailbox.move(mail.uid, self.config.imap.quarantine)
+        self._put(mail.uid, self.config.imap.quarantine)
 
     def _envelope(self, mail: Mail) -> extract.Letter | None:
         try:

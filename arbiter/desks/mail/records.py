@@ -23,7 +23,7 @@ from typing import Any
 
 from arbiter.core.canonical import parse_strict, pretty
 from arbiter.core.errors import ArbiterError
-from arbiter.core.gamedir import GameDir, atomic_write, ensure_dir, write_point
+from arbiter.core.gamedir import GameDir, atomic_write, ensure_dir, syncing, write_point
 
 SENT_FORMAT = "arbiter.mail-sent/1"
 
@@ -130,7 +130,8 @@ class Journal:
         with open(path, "a", encoding="ascii") as handle:
             handle.write(mid + "\n")
             handle.flush()
-            os.fsync(handle.fileno())
+            if syncing():  # else the desk syncs the file system at once (``durable``)
+                os.fsync(handle.fileno())
         write_point()  # recorded, the mail not moved yet
 
     def allowed(self, sender: str, key: str, files: int, limit: int, now: str, hour: str) -> bool:

@@ -10,12 +10,15 @@ would put a good move in quarantine because a server was down).
 from __future__ import annotations
 
 import contextlib
+import copy as copy_module
 import imaplib
+import io
 import re
 import select
 import smtplib
 import ssl
 from collections.abc import Callable, Iterator
+from email.generator import NLCRE, BytesGenerator
 from email.message import Message
 from typing import Any
 
@@ -23,6 +26,7 @@ from arbiter.core.errors import NotReady
 from arbiter.desks.mail.config import Imap, Server, Smtp
 
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+_UID = re.compile(rb"UID (\d+)")
 
 
 class TransportError(NotReady):
@@ -106,6 +110,36 @@ class Mailbox:
                 return int(found.group(1))
         return 0
 
+    def sizes(self, uids: list[int]) -> dict[int, int]:
+        """Return the sizes of many mails in one command (a mail gone meanwhile is left
+        out)."""
+        if not uids:
+            return {}
+        with _imap_errors("reading the sizes of the waiting mail"):
+            _status, data = self.imap.uid("FETCH", _uid_set(uids), "(UID RFC822.SIZE)")
+        found: dict[int, int] = {}
+        for item in data or []:
+            blob = item[0] if isinstance(item, tuple) else item
+            uid, size = _UID.search(blob or b""), _SIZE.search(blob or b"")
+            if uid and size:
+                found[int(uid.group(1))] = int(size.group(1))
+        return found
+
+    def fetch_many(self, uids: list[int]) -> dict[int, bytes]:
+        """Return many mails' bytes in one command, without marking them seen (a mail gone
+        meanwhile is left out)."""
+        if not uids:
+            return {}
+        with _imap_errors("fetching the waiting mail"):
+            _status, data = self.imap.uid("FETCH", _uid_set(uids), "(UID BODY.PEEK[])")
+        found: dict[int, bytes] = {}
+        for item in data or []:
+            if isinstance(item, tuple) and len(item) >= 2:
+                uid = _UID.search(item[0] or b"")
+                if uid:
+                    found[int(uid.group(1))] = bytes(item[1])
+        return found
+
     def fetch(self, uid: int, limit: int | None = None) -> bytes:
         """Return the mail's bytes (its first ``limit`` bytes, RFC 3501 §6.4.5 partial
         fetch) without marking it seen (the move is the record)."""
@@ -117,33 +151,36 @@ class Mailbox:
                 return bytes(item[1])
         return b""
 
-    def move(self, uid: int, folder: str) -> None:
-        """Move a handled mail out of the mailbox (RFC 6851 MOVE, else copy and expunge).
+    def move(self, uid: int | list[int], folder: str) -> None:
+        """Move handled mail out of the mailbox (RFC 6851 MOVE, else copy and expunge):
+        one mail, or many in one command.
 
         A folder deleted while the desk runs is created again: the server answers
         ``NO [TRYCREATE]`` (RFC 3501 §6.4.7, RFC 6851 §3.3). Any other refusal stops the
         desk with the mail still in the mailbox: it is never expunged without its copy.
         """
-        with _imap_errors(f"moving mail {uid} to {folder!r}"):
+        shown = uid if isinstance(uid, int) else _uid_set(uid)
+        with _imap_errors(f"moving mail {shown} to {folder!r}"):
             status, data = self._move(uid, folder)
             if status != "OK" and b"TRYCREATE" in _text(data).upper():
                 self.imap.create(_quote(folder))
                 status, data = self._move(uid, folder)
         if status != "OK":
             raise TransportError(
-                f"the IMAP server refused to move mail {uid} to {folder!r} "
+                f"the IMAP server refused to move mail {shown} to {folder!r} "
                 f"({_text(data).decode('ascii', 'replace')[:200]}): check that folder"
             )
 
-    def _move(self, uid: int, folder: str) -> tuple[str, list[Any]]:
+    def _move(self, uid: int | list[int], folder: str) -> tuple[str, list[Any]]:
+        uids = _uid_set(uid if isinstance(uid, list) else [uid])
         if "MOVE" in self.capabilities:
-            return self.imap.uid("MOVE", str(uid), _quote(folder))
-        status, data = self.imap.uid("COPY", str(uid), _quote(folder))
+            return self.imap.uid("MOVE", uids, _quote(folder))
+        status, data = self.imap.uid("COPY", uids, _quote(folder))
         if status != "OK":
             return status, data
-        self.imap.uid("STORE", str(uid), "+FLAGS.SILENT", r"(\Deleted)")
+        self.imap.uid("STORE", uids, "+FLAGS.SILENT", r"(\Deleted)")
         if "UIDPLUS" in self.capabilities:
-            return self.imap.uid("EXPUNGE", str(uid))
+            return self.imap.uid("EXPUNGE", uids)
         return self.imap.expunge()
 
     def idle(self, seconds: float, stop: Callable[[], bool]) -> None:
@@ -185,6 +222,26 @@ class Mailbox:
             self.imap.logout()
         except (OSError, imaplib.IMAP4.error):
             pass
+
+
+class _LinesAtOnce(BytesGenerator):
+    """``BytesGenerator`` writing each block of lines in one call: the same bytes (line
+    endings made ``linesep``), without a call per line of a long attachment."""
+
+    def _write_lines(self, lines: str) -> None:
+        if lines:
+            self.write(self._NL.join(NLCRE.split(lines)))
+
+
+def _uid_set(uids: list[int]) -> str:
+    """An IMAP UID set (RFC 3501 §9 ``sequence-set``), runs folded: "3:7,9"."""
+    runs: list[list[int]] = []
+    for uid in sorted(set(uids)):
+        if runs and uid == runs[-1][1] + 1:
+            runs[-1][1] = uid
+        else:
+            runs.append([uid, uid])
+    return ",".join(str(a) if a == b else f"{a}:{b}" for a, b in runs)
 
 
 def _text(data: list[Any] | None) -> bytes:
@@ -242,7 +299,7 @@ class Outbox:
             try:
                 if self.smtp is None:
                     self.smtp = self._connect()
-                self.smtp.send_message(message, from_addr=self.config.address, to_addrs=recipients)
+                self._send(message, recipients)
                 return
             except smtplib.SMTPRecipientsRefused:
                 return  # every recipient refused: an address that no longer exists
@@ -259,6 +316,25 @@ class Outbox:
             f"the SMTP server {self.config.host}:{self.config.port} failed ({_short(error)}): "
             "run the desk again"
         )
+
+    def _send(self, message: Message, recipients: list[str]) -> None:
+        """``smtplib``'s ``send_message`` (the same bytes on the wire), with a generator
+        that writes a part's lines at once instead of one by one."""
+        assert self.smtp is not None
+        sender = self.config.address
+        try:
+            "".join([sender, *recipients]).encode("ascii")
+        except UnicodeEncodeError:
+            # Rare (an address in UTF-8): the standard library's own path, SMTPUTF8 and all.
+            self.smtp.send_message(message, from_addr=sender, to_addrs=recipients)
+            return
+        self.smtp.ehlo_or_helo_if_needed()
+        copy = copy_module.copy(message)
+        del copy["Bcc"]
+        del copy["Resent-Bcc"]
+        with io.BytesIO() as flat:
+            _LinesAtOnce(flat).flatten(copy, linesep="\r\n")
+            self.smtp.sendmail(sender, recipients, flat.getvalue())
 
     def close(self) -> None:
         if self.smtp is not None:
