@@ -55,9 +55,18 @@ class EntryLines:
 
 @cache
 def _action_validator(engine: Engine) -> Any:
+    """The whole decision union: it explains a refusal (and judges an unsplittable one)."""
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(engine.action_schema())
+
+
+@cache
+def _kind_shapes(engine: Engine) -> dict[str, Any]:
+    """Per decision kind, that kind's branch of the engine's schema, compiled once."""
+    from arbiter.core.kind_shapes import kind_shapes
+
+    return kind_shapes(engine.action_schema())
 
 
 # Decisions already found valid, per engine: validation is a pure function of the
@@ -285,7 +294,16 @@ class Table:
         key = repr(action)
         if key in self._valid_shapes:
             return
-        errors = list(_action_validator(self.engine).iter_errors(action))
+        kind = action.get("kind") if isinstance(action, dict) else None
+        branch = _kind_shapes(self.engine).get(kind) if isinstance(kind, str) else None
+        # Only the branch the decision's kind names can accept it (kind_shapes.by_kind). A
+        # refusal, or a kind no branch names, is judged and explained by the whole union,
+        # so its message is the one the union gives: refusals are rare, slow is fine there.
+        errors = (
+            ()
+            if branch is not None and branch.is_valid(action)
+            else list(_action_validator(self.engine).iter_errors(action))
+        )
         if errors:
             from arbiter.core.schemas import DECISION, explain, names_of
 
