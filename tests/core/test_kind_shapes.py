@@ -212,15 +212,67 @@ def test_a_union_that_cannot_be_split_is_judged_whole() -> None:
     assert shape.is_valid({"kind": "a", "b": 1})
 
 
+def never(what: str) -> Any:
+    def called(*args: Any) -> Any:
+        raise AssertionError(f"{what} ran")
+
+    return called
+
+
+def past_the_listing(monkeypatch, game: table.Table) -> None:
+    """Make ``game``'s process judge by the schema, as a long replay does."""
+    engine = (game.engine.info.name, game.engine.info.version)
+    monkeypatch.setattr(table, "_listed_left", {engine: 0})
+
+
 def test_the_fast_path_does_not_run_the_union(monkeypatch) -> None:
     """A good decision never seen before is judged by its kind's shape alone."""
     game = started("mottainai")
     seat = game.prompt().seat
     action = game.engine.legal_actions(game.state, seat)[0]
     game._valid_shapes.discard(repr(action))  # not remembered from an earlier test
-
-    def union(engine: Any) -> Any:
-        raise AssertionError("the whole union ran for a good decision")
-
-    monkeypatch.setattr(table, "_action_validator", union)
+    past_the_listing(monkeypatch, game)
+    monkeypatch.setattr(table, "_action_validator", never("the whole union"))
+    monkeypatch.setattr(game.engine, "legal_actions", never("legal_actions"))
     game._check_shape(action, 0, seat)
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_a_listed_decision_needs_no_schema(monkeypatch, name: str) -> None:
+    """The first decisions a process judges: one the engine lists now is accepted without
+    jsonschema (a submit never loads it); the conformance suite checks listed ones fit."""
+    game = started(name)
+    seat = game.prompt().seat
+    action = game.engine.legal_actions(game.state, seat)[-1]
+    game._valid_shapes.discard(repr(action))
+    monkeypatch.setattr(table, "_listed_left", {})
+    monkeypatch.setattr(table, "_kind_shapes", never("a kind shape"))
+    monkeypatch.setattr(table, "_action_validator", never("the whole union"))
+    game._check_shape(action, 0, seat)
+    assert repr(action) in game._valid_shapes
+
+
+def test_listed_means_the_same_json_not_equal_in_python(monkeypatch) -> None:
+    """true == 1 in Python, not in JSON: a listed card 1 does not vouch for card true."""
+    game = started("tally")
+    seat = game.prompt().seat
+    monkeypatch.setattr(game.engine, "legal_actions", lambda *_: [{"kind": "play", "card": 1}])
+    monkeypatch.setattr(table, "_listed_left", {})
+    wrong = {"kind": "play", "card": True}
+    said = refusal(game, seat, wrong)
+    assert said == union_says(game, seat, wrong)
+    assert said.startswith("action 1: card must be an integer, not true or false"), said
+
+
+def test_listing_stops_after_its_share_of_decisions(monkeypatch) -> None:
+    game = started("mottainai")
+    seat = game.prompt().seat
+    legal = game.engine.legal_actions(game.state, seat)
+    monkeypatch.setattr(table, "_listed_left", {})
+    monkeypatch.setattr(table, "_LISTED_FIRST", 2)
+    for action in legal[:2]:
+        game._valid_shapes.discard(repr(action))
+        game._check_shape(action, 0, seat)
+    monkeypatch.setattr(game.engine, "legal_actions", never("legal_actions"))
+    game._valid_shapes.discard(repr(legal[2]))
+    game._check_shape(legal[2], 0, seat)
