@@ -18,6 +18,7 @@ A refusal is never explained here: the caller runs the whole union for its messa
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 # Keywords that never decide a verdict (OpenAPI's "discriminator" is unknown to JSON Schema
@@ -63,7 +64,7 @@ class KindShape:
 
     def __init__(self, schema: dict[str, Any]):
         # A $ref needs the root's $defs: such a schema is judged whole, never in parts.
-        self._judge = _Leaf(schema) if _refers(schema) else _compile(schema)
+        self._judge = _Leaf(schema, alone=True) if _refers(schema) else _compile(schema)
 
     def is_valid(self, decision: Any) -> bool:
         """Whether ``decision`` fits this kind's schema (jsonschema's verdict)."""
@@ -125,10 +126,8 @@ def _object(plain: dict[str, Any]) -> Any:
 class _Leaf:
     """A schema judged whole by jsonschema, its verdicts remembered by the value's repr."""
 
-    def __init__(self, schema: Any):
-        from jsonschema import Draft202012Validator
-
-        self._validator = Draft202012Validator(schema)
+    def __init__(self, schema: Any, alone: bool = False):
+        self._validator = _Validator(schema, alone)
         self._seen: dict[str, bool] = {}
 
     def __call__(self, value: Any) -> bool:
@@ -144,9 +143,7 @@ class _Object:
     """An object schema: its skeleton judges the keys, each property's judge its value."""
 
     def __init__(self, skeleton: dict[str, Any], fields: dict[str, Any], parts: list[Any]):
-        from jsonschema import Draft202012Validator
-
-        self._skeleton = Draft202012Validator(skeleton)
+        self._skeleton = _Validator(skeleton)
         self._keys_ok: dict[frozenset[str], bool] = {}
         self._fields = fields
         self._parts = [_compile(part) for part in parts]
@@ -174,9 +171,7 @@ class _Array:
     """An array schema: its skeleton judges the length, the items' judge each item."""
 
     def __init__(self, plain: dict[str, Any]):
-        from jsonschema import Draft202012Validator
-
-        self._skeleton = Draft202012Validator({**plain, "items": True})
+        self._skeleton = _Validator({**plain, "items": True})
         self._length_ok: dict[int, bool] = {}
         self._item = _compile(plain["items"])
 
@@ -189,6 +184,34 @@ class _Array:
             _remember(self._length_ok, len(value), ok)
         item = self._item
         return ok and all(item(x) for x in value)
+
+
+class _Validator:
+    """A jsonschema validator of ``schema``, built when first used: a game meets few of
+    its engine's kinds and fields, and building one from nothing costs more than using it."""
+
+    __slots__ = ("_alone", "_built", "_schema")
+
+    def __init__(self, schema: Any, alone: bool = False):
+        self._schema, self._alone = schema, alone
+        self._built: Any = None
+
+    def is_valid(self, value: Any) -> bool:
+        if self._built is None:
+            base = _base()
+            # A part holds no $ref: derived from one validator, it skips setting up a
+            # reference registry of its own. A whole schema with $refs (``alone``) needs one.
+            self._built = (
+                type(base)(self._schema) if self._alone else base.evolve(schema=self._schema)
+            )
+        return bool(self._built.is_valid(value))
+
+
+@cache
+def _base() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(True)
 
 
 def _remember(memo: dict[Any, bool], key: Any, verdict: bool) -> None:

@@ -210,6 +210,11 @@ def test_a_union_that_cannot_be_split_is_judged_whole() -> None:
     shape = KindShape({"type": "object", "minProperties": 2, "properties": {"kind": {}}})
     assert not shape.is_valid({"kind": "a"})
     assert shape.is_valid({"kind": "a", "b": 1})
+    # A shape with a $ref is judged whole, with its $defs.
+    ref = {"$defs": {"id": {"type": "string"}}, "properties": {"kind": {"$ref": "#/$defs/id"}}}
+    shape = KindShape({"type": "object", **ref})
+    assert shape.is_valid({"kind": "a"})
+    assert not shape.is_valid({"kind": 1})
 
 
 def never(what: str) -> Any:
