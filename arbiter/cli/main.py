@@ -4,14 +4,83 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator, MutableMapping
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from arbiter.cli import bot, demo, git, inspect, keys, mail, player, referee, replay, tournament
 from arbiter.cli import html as replay_page
 from arbiter.core.errors import ArbiterError
 
 HELP = "Referee board games played by signed JSON move files; anyone can verify the result."
+
+
+class _Commands(MutableMapping[str, Any]):
+    """The subcommands by name, each built from its registration when first looked up.
+
+    Typer builds every command's click form (its options read from the signature) on each
+    run: ~10% of a short command's start-up spent on the 20 it does not run. The names are
+    known at once, so help, completion and "did you mean" see them all; only a command
+    looked up (the one run, or every one for help) is built.
+    """
+
+    def __init__(self, group: TyperGroup):
+        self._infos: dict[str, Any] = {}
+        for info in _registry.registered_commands:
+            self._infos[info.name or typer.main.get_command_name(info.callback.__name__)] = info
+        for info in _registry.registered_groups:
+            self._infos[info.name] = info
+        self._built: dict[str, Any] = {}
+        self._group = group
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            self._built[name] = _build(self._infos[name], self._group)
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._infos.setdefault(name, None)
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._infos[name]
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._infos)
+
+    def __len__(self) -> int:
+        return len(self._infos)
+
+
+def _build(info: Any, group: TyperGroup) -> Any:
+    """Build a registered command or command group as ``typer.main.get_command`` would."""
+    if isinstance(info, typer.models.TyperInfo):
+        return typer.main.get_group_from_info(
+            info,
+            pretty_exceptions_short=app.pretty_exceptions_short,
+            rich_markup_mode=app.rich_markup_mode,
+            suggest_commands=group.suggest_commands,
+        )
+    return typer.main.get_command_from_info(
+        info,
+        pretty_exceptions_short=app.pretty_exceptions_short,
+        rich_markup_mode=app.rich_markup_mode,
+    )
+
+
+class _LazyGroup(TyperGroup):
+    """The ``arbiter`` group: its subcommands are built on first use (``_Commands``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.commands = _Commands(self)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self.commands)
+
 
 # Shell completion costs next to nothing at start-up: Typer imports its completion code
 # whether or not the options exist (measured: docs/design-notes.md, "Shell completion").
@@ -23,7 +92,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
     rich_markup_mode=None,
+    cls=_LazyGroup,
 )
+# The command groups register here; ``_LazyGroup`` builds from this what is looked up.
+_registry = typer.Typer()
 
 
 def versions() -> list[str]:
@@ -64,9 +136,10 @@ def main(
 ) -> None:
     """Referee board games (the command groups are registered below)."""
 
+
 for group in (keys, referee, player, bot, inspect, replay, demo, mail, git, tournament):
-    group.register(app)
-replay_page.register(app)  # arbiter html
+    group.register(_registry)
+replay_page.register(_registry)  # arbiter html
 
 
 def run(argv: list[str] | None = None) -> None:

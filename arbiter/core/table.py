@@ -9,6 +9,7 @@ checks, so a file the referee accepted always replays.
 from __future__ import annotations
 
 import hmac
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -55,14 +56,31 @@ class EntryLines:
 
 @cache
 def _action_validator(engine: Engine) -> Any:
+    """The whole decision union: it explains a refusal (and judges an unsplittable one)."""
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(engine.action_schema())
 
 
+@cache
+def _kind_shapes(engine: Engine) -> dict[str, Any]:
+    """Per decision kind, that kind's branch of the engine's schema, compiled once."""
+    from arbiter.core.kind_shapes import kind_shapes
+
+    return kind_shapes(engine.action_schema())
+
+
 # Decisions already found valid, per engine: validation is a pure function of the
 # engine's schema and the decision, and replays repeat the same few decisions.
 _VALID_SHAPES: dict[tuple[str, str], set[str]] = {}
+# A process that judges few decisions (a submit, a verify of one game) need not load
+# jsonschema, a third of its start-up: a decision the engine lists as legal now fits the
+# schema (the conformance suite checks every listed decision against it). Listing costs
+# more per decision than a compiled shape, so, as when renting skis before buying, a
+# process lists for about as many decisions as loading jsonschema costs, then judges by
+# the schema only (a replay of an archive).
+_LISTED_FIRST = 1000
+_listed_left: dict[tuple[str, str], int] = {}
 
 
 class Table:
@@ -288,7 +306,19 @@ class Table:
         key = repr(action)
         if key in self._valid_shapes:
             return
-        errors = list(_action_validator(self.engine).iter_errors(action))
+        if self._listed(action, seat):
+            self._valid_shapes.add(key)
+            return
+        kind = action.get("kind") if isinstance(action, dict) else None
+        branch = _kind_shapes(self.engine).get(kind) if isinstance(kind, str) else None
+        # Only the branch the decision's kind names can accept it (kind_shapes.by_kind). A
+        # refusal, or a kind no branch names, is judged and explained by the whole union,
+        # so its message is the one the union gives: refusals are rare, slow is fine there.
+        errors = (
+            ()
+            if branch is not None and branch.is_valid(action)
+            else list(_action_validator(self.engine).iter_errors(action))
+        )
         if errors:
             from arbiter.core.schemas import DECISION, explain, names_of
 
@@ -297,6 +327,22 @@ class Table:
             raise SchemaViolation(f"action {index + 1}: {said}")
         if len(self._valid_shapes) < 65536:
             self._valid_shapes.add(key)
+
+    def _listed(self, action: Any, seat: str) -> bool:
+        """Whether ``action`` is one of ``seat``'s listed decisions now (the first few
+        decisions a process judges only: ``_LISTED_FIRST``)."""
+        engine = (self.engine.info.name, self.engine.info.version)
+        left = _listed_left.get(engine, _LISTED_FIRST)
+        if left <= 0:
+            return False
+        _listed_left[engine] = left - 1
+        legal = self.engine.legal_actions(self.state, seat)
+        # Python's == takes 1, 1.0 and true for one another; JSON text does not, nor the schema.
+        return any(
+            listed == action
+            and json.dumps(listed, sort_keys=True) == json.dumps(action, sort_keys=True)
+            for listed in legal
+        )
 
     def _setup(self, lines: EntryLines) -> None:
         entropies = [self.entropies[s] for s in self.seats] if self.manifest["join"] else []

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from arbiter.core import datafile
+
+if TYPE_CHECKING:  # jsonschema checks custom tables only: loaded when one is read
+    import jsonschema
 
 BUILTIN = datafile.BUILTIN
 MOTCOIN, HARDFORK, STABLECOIN = "motcoin", "hardfork", "stablecoin"
@@ -31,6 +32,8 @@ def _package_json(name: str) -> Any:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
+
     return jsonschema.Draft202012Validator(_package_json("cards.schema.json"))
 
 
@@ -43,6 +46,8 @@ def builtin_table() -> dict[str, Any]:
 
 def problem(table: Any) -> str | None:
     """Return the first thing wrong with a table as one line, or ``None`` if it is valid."""
+    import jsonschema
+
     errors = sorted(
         _validator().iter_errors(table), key=lambda e: (list(e.absolute_path), e.message)
     )

@@ -14,12 +14,13 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from arbiter.core import datafile
 from arbiter.games.mottainai.cards import CARDS, INSTANCES, MATERIAL, Card
+
+if TYPE_CHECKING:  # jsonschema checks custom tables only: loaded when one is read
+    import jsonschema
 
 BUILTIN = datafile.BUILTIN
 FORMAT = "arbiter.mottainai-wutai/1"
@@ -38,6 +39,8 @@ def _package_json(name: str) -> Any:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
+
     return jsonschema.Draft202012Validator(_package_json("wutai.schema.json"))
 
 
@@ -50,6 +53,8 @@ def builtin_table() -> dict[str, Any]:
 
 def problem(table: Any) -> str | None:
     """Return the first thing wrong with a list as one line, or ``None`` if it is valid."""
+    import jsonschema
+
     errors = sorted(
         _validator().iter_errors(table), key=lambda e: (list(e.absolute_path), e.message)
     )
