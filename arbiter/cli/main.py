@@ -28,10 +28,13 @@ class _Commands(MutableMapping[str, Any]):
 
     def __init__(self, group: TyperGroup):
         self._infos: dict[str, Any] = {}
-        for info in _registry.registered_commands:
-            self._infos[info.name or typer.main.get_command_name(info.callback.__name__)] = info
-        for info in _registry.registered_groups:
-            self._infos[info.name] = info
+        command: Any
+        for command in _registry.registered_commands:
+            name = command.name or typer.main.get_command_name(command.callback.__name__)
+            self._infos[name] = command
+        group_info: Any
+        for group_info in _registry.registered_groups:
+            self._infos[group_info.name] = group_info
         self._built: dict[str, Any] = {}
         self._group = group
 

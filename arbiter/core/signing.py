@@ -474,16 +474,17 @@ def _dearmor(text: str) -> bytes:
                 return binascii.a2b_base64(body, strict_mode=True)
             except ValueError:
                 pass  # binascii.Error, or not ASCII: read the slow way to say so
-    body, begun = [], False
+    kept: list[str] = []
+    begun = False
     for line in text.splitlines():
         if line == _BEGIN:
             begun = True
         elif line == _END:
             break
         elif line and begun:
-            body.append(line)
+            kept.append(line)
     try:
-        return binascii.a2b_base64("".join(body))
+        return binascii.a2b_base64("".join(kept))
     except ValueError:
         return b""  # not base64 (or not ASCII): no blob, so not a valid signature
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-import pytest
 from helpers.crash import COUNTED, KILLED, arbiter
 from helpers.tools import needs
 
