@@ -64,19 +64,25 @@ def load_state(path: Path, identity: Path | None = None) -> dict[str, Any]:
     its engine could have written for the file's reader (``arbiter.core.viewcheck``): only
     then may engine code (``show``'s drawing, a bot) read it.
     """
+    return parse_state(read_state_bytes(path, identity), f"state file {shown(path)}", str(path))
+
+
+def parse_state(data: bytes, what: str, where: str | None = None) -> dict[str, Any]:
+    """Parse and check a state file's bytes as ``load_state`` does (``what`` names it in
+    messages: ``state file g1/players/alice/state.json``, ``the state mail of …``)."""
     from arbiter.core import viewcheck
 
-    state = parse_strict(read_state_bytes(path, identity), "state file")
-    validate("state", state, str(path))
+    state = parse_strict(data, "state file")
+    validate("state", state, where or what)
     prompt = state["prompt"]
     if (state["status"] == "playing" and prompt is None) or (
         state["legal"] is not None and (prompt is None or prompt["seat"] != state["seat"])
     ):
         raise SchemaViolation(
-            f"state file {shown(path)} contradicts itself (status, prompt and legal decisions "
+            f"{what} contradicts itself (status, prompt and legal decisions "
             "disagree): use the state file the referee wrote"
         )
-    viewcheck.check(state, f"state file {shown(path)}")
+    viewcheck.check(state, what)
     return dict(state)
 
 
