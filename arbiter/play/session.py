@@ -20,7 +20,8 @@ from typing import Any, Protocol
 from arbiter.core.canonical import pretty
 from arbiter.core.engine import Action
 from arbiter.core.errors import NotReady, OutOfTurn, StaleHead, UsageError
-from arbiter.play import menu, since
+from arbiter.play import menu as menus
+from arbiter.play import since
 from arbiter.play.preview import Batch
 from arbiter.play.transports.base import Fetched, Transport
 
@@ -174,14 +175,14 @@ class Session:
         return f"you did not decide in time{when}: {found[1]}"
 
     # -- the batch --------------------------------------------------------------------
-    def menu(self) -> list[menu.Choice]:
+    def menu(self) -> list[menus.Choice]:
         """The decisions the seat may add to the batch now, numbered."""
         if self.batch is None:
             return []
         view = self.batch.view() or self.state["view"]
-        return menu.choices(self.engine, self.batch.legal(), view)
+        return menus.choices(self.engine, self.batch.legal(), view)
 
-    def pick(self, typed: str | int) -> menu.Choice:
+    def pick(self, typed: str | int) -> menus.Choice:
         """Add the decision a number or a name selects; return it."""
         if self.batch is None:
             raise self.not_your_turn() or UsageError("there is no decision to make now")
@@ -190,7 +191,7 @@ class Session:
                 f"the batch is complete ({self.batch.reason}): send it, or take back the "
                 "last decision"
             )
-        choice = menu.resolve(str(typed), self.menu())
+        choice = menus.resolve(str(typed), self.menu())
         self.batch.pick(choice.action)
         return choice
 
@@ -202,7 +203,7 @@ class Session:
         return self.batch.picks if self.batch is not None else []
 
     def pick_labels(self) -> list[str]:
-        return [menu.choices(self.engine, [a])[0].label for a in self.picks]
+        return [menus.choices(self.engine, [a])[0].label for a in self.picks]
 
     # -- sending ----------------------------------------------------------------------
     def send(self) -> Sent:
