@@ -246,12 +246,18 @@ def _beaten(done: subprocess.CompletedProcess[bytes]) -> bool:
 
 
 def _said(done: subprocess.CompletedProcess[bytes]) -> str:
-    """git's most telling line: the first error/fatal line, else the first line."""
-    text = (done.stderr + b"\n" + done.stdout).decode("utf-8", "replace")
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    for line in lines:
-        if line.lower().startswith(("error:", "fatal:", "!")):
+    """git's most telling words: a refused ref's reason (``push --porcelain``) with what
+    the remote said, else the first fatal or error line, else the first line."""
+    err = [line.strip() for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+    out = [line.strip() for line in done.stdout.decode("utf-8", "replace").splitlines() if line.strip()]
+    refused = [line.split("\t")[-1] for line in out if line.startswith("!")]
+    if refused:
+        remote = [line for line in err if line.startswith("remote:")]
+        return visible("; ".join(refused[:1] + remote[:1]))[:200]
+    for line in err:
+        if line.lower().startswith(("fatal:", "error:")):
             return visible(line)[:200]
+    lines = err + out
     return visible(lines[0])[:200] if lines else f"exit status {done.returncode}"
 
 
