@@ -45,7 +45,12 @@ def warn(message: str) -> None:
 
 
 class Outbox:
-    """The signed files of one game that are not known delivered."""
+    """The signed files of one game that are not known delivered.
+
+    It keeps the plain signed file (a move or a join, JSON): that is what can be read back
+    to offer a resend while the head it was signed against is current. A transport that
+    carries sealed files (git) gets the file sealed at delivery.
+    """
 
     def __init__(self, game: str, folder: Path | None = None):
         """``folder``: the game's state folder (default ``profile.state_dir(game)``)."""

@@ -257,3 +257,19 @@ def test_imap_is_only_read(game: Game) -> None:
         imaplib.IMAP4._command = original  # type: ignore[method-assign]
     assert set(sent) <= {"CAPABILITY", "LOGIN", "EXAMINE", "UID", "UID SEARCH", "UID FETCH", "LOGOUT"}
     assert "SELECT" not in sent
+
+
+@pytest.mark.parametrize(
+    ("date", "time"),
+    [
+        ("Thu, 03 Dec 2026 18:08:02 +0100", "2026-12-03T17:08:02Z"),
+        ("Thu, 31 Dec 2026 23:30:00 -0100", "2027-01-01T00:30:00Z"),
+        ("Thu, 03 Dec 2026 18:08:02 -0000", "2026-12-03T18:08:02Z"),
+        ("not a date", None),
+        ("Thu, 30 Feb 2026 18:08:02 +0000", None),
+    ],
+)
+def test_the_mail_date_as_utc(date: str, time: str | None) -> None:
+    from arbiter.play.transports.mail import _utc
+
+    assert _utc(date) == time
