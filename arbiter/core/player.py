@@ -86,8 +86,9 @@ def parse_state(data: bytes, what: str, where: str | None = None) -> dict[str, A
     return dict(state)
 
 
-def _check_key(key: Path, expected: str, seat: str) -> None:
-    """Fail early, before signing, when the key is not the seat's."""
+def check_key(key: Path, expected: str, seat: str) -> None:
+    """Fail early, before signing, when the key is not the seat's (its ``.pub``, when one
+    lies beside it, must be ``expected``: the key the manifest registers for ``seat``)."""
     from arbiter.core.signing import read_public_key
 
     pub = key if key.suffix == ".pub" else key.with_name(key.name + ".pub")
@@ -97,6 +98,9 @@ def _check_key(key: Path, expected: str, seat: str) -> None:
             raise UsageError(
                 f"{pub} is not the key registered for seat {seat}: use that seat's key"
             )
+
+
+_check_key = check_key  # the old private name
 
 
 def make_join(manifest_path: Path, seat: str, key: Path) -> dict[str, Any]:
@@ -120,7 +124,7 @@ def make_join(manifest_path: Path, seat: str, key: Path) -> dict[str, Any]:
         )
     if not manifest["join"]:
         raise UsageError("this game was created with --no-join: it needs no join files")
-    _check_key(key, keys[seat], seat)
+    check_key(key, keys[seat], seat)
     manifest_digest = digest(manifest)
     join: dict[str, Any]
     if manifest["format"] == MANIFEST_FORMAT_1:
@@ -216,7 +220,7 @@ def check_key_for_state(state_path: Path, state: dict[str, Any], key: Path) -> N
     keys = {s.get("seat"): s.get("key") for s in manifest.get("seats", []) if isinstance(s, dict)}
     expected = keys.get(state["seat"])
     if manifest.get("game") == state["game"] and isinstance(expected, str):
-        _check_key(key, expected, state["seat"])
+        check_key(key, expected, state["seat"])
 
 
 def own_state(state: dict[str, Any]) -> str:

@@ -27,6 +27,7 @@ FLOORS = {
     "viewer": 3,
     "archive": 3,
     "cli": 4,
+    "play": 4,
 }
 """Top-level package → its floor (DESIGN.md, Layout)."""
 SIDE_BY_SIDE = 3

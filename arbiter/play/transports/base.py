@@ -48,3 +48,22 @@ class Transport(ABC):
 
     def close(self) -> None:  # noqa: B027 (optional: transports holding a connection)
         """Release connections; the session calls it when it ends."""
+
+
+def plain_name(name: str) -> str:
+    """Return ``name`` if it is a plain file name a transport may write (no folder, not
+    hidden, printable, at most 200 characters), else raise ``UsageError``.
+
+    Every transport writes the name it is given into a folder (the drop folder, the
+    repository's inbox, the outbox): a name that climbs out or hides itself is refused.
+    """
+    import re
+
+    from arbiter.core.errors import UsageError
+    from arbiter.core.safeio import visible
+
+    if not re.fullmatch(r"[A-Za-z0-9_@+=,-][A-Za-z0-9._@+=,-]{0,199}", name):
+        raise UsageError(
+            f"{visible(name)[:80]!r} is not a plain file name: use letters, digits, '.', '-', '_'"
+        )
+    return name
