@@ -121,12 +121,16 @@ def add(
         None, "--clone", help="git: your clone of the game's repository (default: the "
         "repository the game.json is in)."
     ),
+    path: str | None = typer.Option(
+        None, "--path", help="git: the game's folder inside the repository (default: where "
+        "the game.json is)."
+    ),
     replace: bool = typer.Option(False, "--replace", help="Replace the game if it is there."),
 ) -> None:
     """Add a game to your profile, with how its files travel (once per game)."""
     from arbiter.play import launch
 
-    line = launch.add(manifest, seat, key, via, folder, drop, config, to, clone, replace)
+    line = launch.add(manifest, seat, key, via, folder, drop, config, to, clone, replace, path)
     Output().line(line)
 
 

@@ -30,11 +30,9 @@ def _profile_entry(game: str) -> Any:
 
 
 def _stores(game: str) -> tuple[Any, Any]:
-    from arbiter.play import profile
     from arbiter.play.outbox import Outbox, Seen
 
-    folder = profile.state_dir(game)
-    return Outbox(folder), Seen(folder)
+    return Outbox(game), Seen(game)
 
 
 def session_for(game: str, key: Path | None, drop: Path | None) -> Session:
@@ -106,9 +104,11 @@ def terminal(session: Session, plain: bool | None) -> int:
     return Terminal(session, pictures=pictures, out=out).run()
 
 
-def resend(session: Session, out: Output, ask: Any = input) -> None:
+def resend(session: Session, out: Output, ask: Any = None) -> None:
     """Offer to deliver again a signed file the outbox still holds for the current head;
     set aside one signed against an older head (it can no longer be accepted)."""
+    from arbiter.play import terminal
+
     outbox = session.outbox
     if outbox is None or not hasattr(outbox, "pending"):
         return
@@ -119,11 +119,12 @@ def resend(session: Session, out: Output, ask: Any = input) -> None:
             out.line(f"set aside {path.name}: the game has moved on since it was signed")
             continue
         try:
-            typed = ask(f"{path.name} was signed but not delivered: send it now? [y/n]: ")
+            question = f"{path.name} was signed but not delivered: send it now? [y/n]: "
+            typed = (ask or terminal.ask_line)(question)
         except EOFError:
             return
         if typed.strip().lower() in ("y", "yes"):
-            where = session.transport.deliver(path.name, path.read_bytes())
+            where = session.deliver_file(path.name, path.read_bytes())
             outbox.sent(path)
             out.line(f"sent {path.name}: {where}")
             session.refresh()
@@ -203,6 +204,7 @@ def add(
     to: str | None,
     clone: Path | None,
     replace: bool,
+    path: str | None = None,
 ) -> str:
     """Put a game in the profile; return the line to print."""
     from arbiter.play import profile
@@ -219,6 +221,8 @@ def add(
         settings["to"] = to
     elif via == "git":
         settings.update(_git_settings(manifest, clone))
+        if path is not None:
+            settings["path"] = path.strip("/")
     else:
         raise UsageError(f"--via {via!r}: use desk, mail or git")
     read = my_games.read_manifest(manifest)

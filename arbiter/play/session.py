@@ -246,22 +246,37 @@ class Session:
         move = make_move(before, self.key, picks)
         data = pretty(move)
         name = f"{self.seat}-{before['seq'] + 1}-{hashlib.sha256(data).hexdigest()[:8]}.json"
-        if getattr(self.transport, "sealed", False):
-            from arbiter.core.player import seal_move
-
-            if self.manifest is None:
-                raise UsageError("a sealed game needs its game.json to seal the move")
-            data, name = seal_move(move, self.manifest), name + ".age"
         return self._deliver(name, data, len(picks))
 
     def _deliver(self, name: str, data: bytes, decisions: int) -> Sent:
+        """Keep the signed file in the outbox, then hand it to the transport (sealed to the
+        referee first when the transport says so); out of the outbox once delivered."""
         path = self.outbox.put(name, data) if self.outbox is not None else None
-        where = self.transport.deliver(name, data)
+        where = self.deliver_file(name, data)
         if path is not None and self.outbox is not None:
             self.outbox.sent(path)
         if self.batch is not None:
             self.batch = Batch(self.engine, self.state)
         return Sent(name, where, decisions)
+
+    def deliver_file(self, name: str, data: bytes) -> str:
+        """Deliver a signed file's plain bytes through the transport; one line back."""
+        from arbiter.core.canonical import parse_strict
+        from arbiter.core.errors import Duplicate
+
+        if self.transport.sealed:
+            from arbiter.core.player import seal_move
+
+            if self.manifest is None:
+                raise UsageError("a sealed game needs its game.json to seal the move")
+            signed = parse_strict(data, name)
+            data, name = seal_move(signed, self.manifest), name + ".age"
+        try:
+            return self.transport.deliver(name, data)
+        except Duplicate as exc:
+            # Sent before (an answer lost on the way back): the referee has it.
+            at = f" as entry #{exc.entry}" if exc.entry is not None else ""
+            return f"the referee already had {name}{at}"
 
     def join(self) -> Sent:
         """Sign and deliver this seat's join file (the game waits for it)."""

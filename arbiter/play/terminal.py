@@ -10,6 +10,7 @@ it stands, ``q`` leaves without signing (end of input too).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -25,22 +26,33 @@ HELP = (
 CONFIRM = "Send {n}? [y = sign and send, n = keep picking]: "
 
 
+def ask_line(prompt: str) -> str:
+    """Read one line after ``prompt`` (``input``: readline editing on a terminal). Looked
+    up at each call, so a scripted player can stand in for the person."""
+    return input(prompt)
+
+
 class Terminal:
-    """The interactive loop over one session. ``ask`` reads a line (``input``); tests
-    drive it through a real pseudo-terminal."""
+    """The interactive loop over one session. ``ask`` reads a line (default
+    ``ask_line``); the tests type into it through a real pseudo-terminal, or as a
+    scripted player that reads what was printed."""
 
     def __init__(
         self,
         session: Session,
         *,
         pictures: bool,
-        ask: Callable[[str], str] = input,
+        ask: Callable[[str], str] | None = None,
         out: Output | None = None,
     ):
         self.session = session
         self.pictures = pictures
-        self.ask = ask
+        self._ask = ask
         self.out = out or Output()
+
+    def ask(self, prompt: str) -> str:
+        sys.stdout.flush()
+        return (self._ask or ask_line)(prompt)
 
     # -- drawing ----------------------------------------------------------------------
     def draw(self, state: dict[str, Any]) -> None:

@@ -122,7 +122,9 @@ def check_mailboxes(folder: Path, players: dict[str, Player], dovecot: Dovecot) 
     [
         ("motcoin", ["alice", "bob", "carol"], False),
         ("mottainai", ["alice", "bob"], False),
-        pytest.param("motcoin", ["alice", "bob", "carol"], True, marks=pytest.mark.slow),
+        # The desk as its own process each round: ~3 minutes on two cores (benchmarks/full.sh).
+        pytest.param("motcoin", ["alice", "bob", "carol"], True,
+                     marks=[pytest.mark.slow, pytest.mark.full]),
     ],
 )
 def test_a_whole_game_by_mail(tmp_path: Path, dovecot: Dovecot, smtp_relay: SmtpRelay, new_user,

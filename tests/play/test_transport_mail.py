@@ -158,9 +158,22 @@ def test_the_highest_seq_wins_and_the_cache_keeps_it(game: Game) -> None:
     # Another player's files are never taken, even in this mailbox.
     game.box("alice").append(_state_mails(game.box("bob"))[-1])
     assert json.loads(again.fetch().state)["seat"] == "alice"
+    # A state mail that does not come from the desk's address is not taken, however new.
+    from arbiter.desks.mail import compose
+
+    kept = json.loads(again.fetch().state)
+    later = pretty({**kept, "seq": 9})
+    for sender, taken in (("mallory@example.test", 3), (game.referee.address, 9)):
+        forged = compose.letter(
+            sender, game.users["alice"].address, f"{GAME}: entry #9 — your files (alice)",
+            "Game.\n", compose.message_id(sender, GAME, 9, sender),
+            attachments=[("state.json", later, "application/json")],
+        )
+        game.box("alice").append(forged.as_bytes())
+        assert json.loads(again.fetch().state)["seq"] == taken, sender
     # A cache lost or damaged is rebuilt from the mailbox.
     (game.tmp / "cache-alice" / "mail.json").write_text("{damaged")
-    assert json.loads(game.transport("alice").fetch().state)["seq"] == 3
+    assert json.loads(game.transport("alice").fetch().state)["seq"] == 9
 
 
 def _state_mails(box: Mailbox) -> list[bytes]:

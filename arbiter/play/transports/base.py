@@ -33,6 +33,9 @@ class Transport(ABC):
     """One game's way in and out for one seat."""
 
     name: str = ""
+    sealed: bool = False
+    """Whether a signed file travels sealed to the referee (a shared repository: nobody
+    else may read it). The outbox keeps it plain; it is sealed on its way out."""
 
     @abstractmethod
     def fetch(self) -> Fetched:

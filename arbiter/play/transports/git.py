@@ -37,6 +37,7 @@ class GitTransport(Transport):
     """One seat of a game in a git repository, through the player's clone."""
 
     name = "git"
+    sealed = True
 
     def __init__(
         self, clone: Path, path: str, seat: str, key: Path | None,

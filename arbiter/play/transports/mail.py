@@ -168,7 +168,9 @@ class MailTransport(Transport):
                 uid = _UID.search(item[0] or b"")
                 if uid is None:
                     continue
-                found = _state_mail(int(uid.group(1)), bytes(item[1]), self.game, self.seat)
+                found = _state_mail(
+                    int(uid.group(1)), bytes(item[1]), self.game, self.seat, self.to
+                )
                 if found is not None and (best is None or (found.seq, found.uid) > (best.seq, best.uid)):
                     best = found
         return best
@@ -236,9 +238,13 @@ class _StateMail:
     where: str
 
 
-def _state_mail(uid: int, raw: bytes, game: str, seat: str) -> _StateMail | None:
-    """The mail's state file when it is ``seat``'s of ``game`` (read with the desk's
-    bounded MIME reader, validated), else ``None``."""
+def _state_mail(uid: int, raw: bytes, game: str, seat: str, desk: str) -> _StateMail | None:
+    """The mail's state file when it is ``seat``'s of ``game`` and comes from the desk's
+    address (read with the desk's bounded MIME reader, validated), else ``None``.
+
+    State mails are not signed (a state file's head is checked by the referee when the
+    move comes back): the sender check keeps a stranger's mail from posing as the newest
+    state without cost; a forged sender still gets nothing signed but a stale move."""
     from arbiter.core.canonical import parse_strict
     from arbiter.core.schemas import validate
     from arbiter.desks.mail import mime
@@ -246,6 +252,8 @@ def _state_mail(uid: int, raw: bytes, game: str, seat: str) -> _StateMail | None
     try:
         top, leaves = mime.walk(raw)
     except mime.Unreadable:
+        return None
+    if _sender(top.text("from")) != desk.lower():
         return None
     files: dict[str, bytes] = {}
     for leaf in leaves:
@@ -264,6 +272,21 @@ def _state_mail(uid: int, raw: bytes, game: str, seat: str) -> _StateMail | None
     time = _utc(top.text("date"))
     where = f"the state mail of entry #{state['seq']}" + (f" ({time})" if time else "")
     return _StateMail(uid, state["seq"], files["state.json"], files.get("log.md"), time, where)
+
+
+def _sender(header: str) -> str | None:
+    """The one address of a From header, normalised as the desk's (``None``: not one)."""
+    from email.utils import getaddresses
+
+    from arbiter.desks.mail.addresses import normalise
+
+    found = [address for _, address in getaddresses([header]) if address]
+    if len(found) != 1:
+        return None
+    try:
+        return normalise(found[0]).lower()
+    except ArbiterError:
+        return None
 
 
 def _filename(header: Message) -> str | None:
