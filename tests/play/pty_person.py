@@ -10,7 +10,7 @@ import re
 import select
 import subprocess
 import sys
-import time
+import time  # noqa: TID251 (a person waits for a real process to print)
 from pathlib import Path
 
 ESCAPES = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
