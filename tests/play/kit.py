@@ -21,9 +21,11 @@ def real_game(
     *,
     joined: bool = True,
     game_id: str = "play-test",
+    **terms: object,
 ) -> Table:
     """A game of ``engine`` under ``tmp/game`` (keys in ``tmp/keys``), every seat joined
-    unless ``joined`` is false. Built once per arguments and copied."""
+    unless ``joined`` is false; ``terms``: more of ``new_game``'s (``deadline``,
+    ``sealed``...). Built once per arguments and copied."""
     names = list(SEATS[:seats])
 
     def build(base: Path) -> None:
@@ -38,12 +40,14 @@ def real_game(
             created=CREATED,
             secret=SECRET,
             referee_seed=REFEREE_SEED,
+            **terms,  # type: ignore[arg-type]
         )
         table = Table(base / "game", keys, names, base / "out")
         if joined:
             for seat in names:
                 table.submit_obj(table.join_file(seat))
 
-    key = ("play", engine, seats, tuple(sorted((options or {}).items())), joined, game_id)
+    key = ("play", engine, seats, tuple(sorted((options or {}).items())), joined, game_id,
+           tuple(sorted(terms.items())))
     from_template(key, tmp, build)
     return Table(tmp / "game", {s: tmp / "keys" / s for s in names}, names, tmp / "out")
