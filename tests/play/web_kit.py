@@ -10,7 +10,10 @@ reads the referee's secret or another seat's files.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,9 +69,27 @@ class Game:
         return FolderTransport(self.root, seat)
 
 
+_MADE: dict[tuple[str, str], Path] = {}
+"""Games already made in this test process (their folders are copied, not made again)."""
+
+
 def started_game(folder: Path, seed: str = "web-tests", engine: str = ENGINE) -> Game:
-    """Create a 2-player game under ``folder`` (keys in ``folder/keys``, the game in
+    """A 2-player game under ``folder`` (keys in ``folder/keys``, the game in
     ``folder/game``) with both joins accepted; the same seed deals the same game."""
+    made = _MADE.get((seed, engine))
+    if made is None or not made.is_dir():
+        made = Path(tempfile.mkdtemp(prefix="arbiter-web-kit-"))
+        atexit.register(shutil.rmtree, made, True)
+        _make(made, seed, engine)
+        _MADE[(seed, engine)] = made
+    shutil.copytree(made, folder, dirs_exist_ok=True)
+    return Game(folder / "game", {s: folder / "keys" / s for s in SEATS})
+
+
+SEATS = ("alice", "bob")
+
+
+def _make(folder: Path, seed: str, engine: str) -> None:
     from arbiter.core.canonical import pretty
     from arbiter.core.player import make_join
     from arbiter.core.referee import new_game, submit
@@ -77,7 +98,7 @@ def started_game(folder: Path, seed: str = "web-tests", engine: str = ENGINE) ->
     def derive(label: str) -> bytes:
         return hashlib.sha256(f"arbiter-web-tests\x00{seed}\x00{label}".encode()).digest()
 
-    seats = ["alice", "bob"]
+    seats = list(SEATS)
     keys = {s: keygen(s, folder / "keys", seed=derive(f"key:{s}"))[0] for s in seats}
     root = folder / "game"
     new_game(
@@ -94,4 +115,3 @@ def started_game(folder: Path, seed: str = "web-tests", engine: str = ENGINE) ->
     gd = GameDir(root)
     for seat in seats:
         submit(root, pretty(make_join(gd.manifest, seat, keys[seat])), f"join-{seat}.json")
-    return Game(root, keys)

@@ -164,7 +164,10 @@ class PlayServer:
         handler = type("Handler", (_Handler,), {"app": self})
         self._httpd = _QuietServer((HOST, 0), handler)
         serving = threading.Thread(
-            target=self._httpd.serve_forever, name="arbiter-play-web", daemon=True
+            target=self._httpd.serve_forever,
+            args=(0.1,),  # how soon stop() is noticed
+            name="arbiter-play-web",
+            daemon=True,
         )
         serving.start()
         self._threads.append(serving)
@@ -481,6 +484,11 @@ def serve(
         if open_browser:
             webbrowser.open(server.url)
         try:
-            threading.Event().wait()
+            wait_for_ctrl_c()
         except KeyboardInterrupt:
-            print(file=sys.stderr)
+            show("stopped: the page no longer answers")
+
+
+def wait_for_ctrl_c() -> None:
+    """Block until Ctrl-C (a lock wait without a timeout is interruptible on POSIX)."""
+    threading.Event().wait()
