@@ -10,7 +10,19 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from arbiter.cli import bot, demo, git, inspect, keys, mail, player, referee, replay, tournament
+from arbiter.cli import (
+    bot,
+    demo,
+    git,
+    inspect,
+    keys,
+    mail,
+    play,
+    player,
+    referee,
+    replay,
+    tournament,
+)
 from arbiter.cli import html as replay_page
 from arbiter.core.errors import ArbiterError
 
@@ -140,7 +152,7 @@ def main(
     """Referee board games (the command groups are registered below)."""
 
 
-for group in (keys, referee, player, bot, inspect, replay, demo, mail, git, tournament):
+for group in (keys, referee, player, play, bot, inspect, replay, demo, mail, git, tournament):
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html
 

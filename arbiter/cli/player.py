@@ -65,16 +65,23 @@ def moves(
     identity: Path | None = typer.Option(
         None, "--identity", "-i", help="The private key that opens a sealed file, if not --key."
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON array."),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print a JSON array: {number, kind, label, action, cards} for each decision.",
+    ),
 ) -> None:
-    """List your legal decisions now, as ready-to-use JSON."""
+    """List your legal decisions now, numbered (pick with `move --pick N`)."""
     from arbiter.core.player import load_state
+    from arbiter.play import menu
 
     out = Output(as_json)
     state = load_state(state_file, identity or key)
     legal = state["legal"] or []
+    engine = _engine_for(state) if legal else None
+    listed = menu.choices(engine, legal, state["view"])
     if as_json:
-        out.json(legal)
+        out.json([choice.to_json() for choice in listed])
         return
     prompt = state["prompt"]
     if state["status"] != "playing":
@@ -89,16 +96,21 @@ def moves(
     if not legal:
         out.line(f"not your turn: {prompt['seat']} decides ({prompt['kind']})")
         return
-    engine = _engine_for(state)
     out.line(f"{len(legal)} legal decision(s) for {state['seat']} ({prompt['kind']}):")
     hint = prompt["detail"].get("hint")
     if isinstance(hint, str):
         out.line(f"  ({hint})")
-    for action in legal:
-        shown = {"kind": action.get("kind"), **{k: v for k, v in action.items() if k != "kind"}}
-        text = json.dumps(shown, separators=(", ", ": "), ensure_ascii=False)
-        label = engine.label(action) if engine is not None else ""
-        out.line(f"  --action '{text}'" + (f"   # {label}" if label and label != text else ""))
+    for kind, group in menu.groups(listed):
+        out.line(f"  {kind}:")
+        for choice in group:
+            text = json.dumps(choice.action, separators=(", ", ": "), ensure_ascii=False)
+            out.line(f"    {choice.number:>3}. {choice.label}   --action '{text}'")
+            for card in choice.cards:
+                out.line(f"         {card.line()}")
+    out.line(
+        "pick by number or name: `arbiter move STATE --key K --pick N -o move.json`, "
+        "or play with `arbiter play STATE --key K`"
+    )
 
 
 def move(
@@ -109,7 +121,16 @@ def move(
         ..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."
     ),
     action: list[str] = typer.Option(
-        ..., "--action", "-a", help="A decision as JSON (repeat for a batch)."
+        None, "--action", "-a", help="A decision as JSON (repeat for a batch; for programs)."
+    ),
+    pick: list[str] = typer.Option(
+        None,
+        "--pick",
+        "--card",
+        "-p",
+        help="A decision by its number in `arbiter moves` or by name (a card's name in any "
+        "case, a unique prefix is enough); repeat for a batch, each numbered as the "
+        "decisions stand after the picks before it.",
     ),
     output: Path = typer.Option(..., "-o", "--output", help="Move file to write."),
     identity: Path | None = typer.Option(
@@ -141,6 +162,7 @@ def move(
     Refused, with the referee's exit code, when your state file already shows the referee
     will refuse it: not your turn, a decision of the wrong shape or not listed.
     """
+    from arbiter.core.errors import UsageError
     from arbiter.core.player import (
         check_key_for_state,
         load_state,
@@ -156,7 +178,9 @@ def move(
     state = load_state(state_file, identity or key)
     own_state(state)
     check_key_for_state(state_file, state, key)
-    actions = parse_actions(action)
+    if action and pick:
+        raise UsageError("give decisions either as --pick or as --action, not both")
+    actions = _picked(state, pick) if pick else parse_actions(action or [])
     refusal = move_refusal(state, actions, _engine_for(state))
     if refusal is not None and not force:
         refusal.message += " (--force writes it anyway)"
@@ -176,6 +200,34 @@ def move(
     Output().line(
         f"wrote {output} ({len(actions)} decision(s) after entry #{state['seq']}): send it to the referee"
     )
+
+
+def _picked(state: dict[str, Any], picks: list[str]) -> list[dict[str, Any]]:
+    """The batch ``--pick`` values build, as ``arbiter play`` builds it pick by pick (each
+    number or name read against the decisions after the picks before it)."""
+    from arbiter.core.errors import UsageError
+    from arbiter.core.player import move_refusal
+    from arbiter.play import menu
+    from arbiter.play.preview import Batch
+
+    refusal = move_refusal(state, [{"kind": "?"}], None)
+    if refusal is not None and not state["legal"]:
+        raise refusal
+    engine = _engine_for(state)
+    batch = Batch(engine, state)
+    for index, typed in enumerate(picks, start=1):
+        if not batch.open:
+            raise UsageError(
+                f"--pick {index} ({typed!r}) goes past the end of the batch: {batch.reason}; "
+                "send the rest in your next move"
+            )
+        view = batch.view() or state["view"]
+        try:
+            choice = menu.resolve(typed, menu.choices(engine, batch.legal(), view))
+        except UsageError as exc:
+            raise UsageError(f"--pick {index}: {exc.message}") from None
+        batch.pick(choice.action)
+    return batch.picks
 
 
 def show(

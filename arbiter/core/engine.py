@@ -279,6 +279,14 @@ class Engine(ABC):
         """
         raise NotImplementedError(f"{self.info.name} cannot rebuild a state from a view")
 
+    def order_matters(self, before: Any, after: Any, seat: str) -> bool:
+        """Return whether ``seat``'s view of ``after`` (a rebuilt world after one of the
+        seat's decisions) may depend on where known cards lie among hidden ones, an order
+        ``determinize`` cannot rebuild from a view. It must follow from what the seat
+        knows (that a card was taken), never from which card. ``arbiter play``'s preview
+        does not draw such a view (docs/player-desk.md). Default: views never do."""
+        return False
+
     def view_type(self) -> ViewType | None:
         """Return the exact type of ``view``'s output (``arbiter.core.viewtypes``), from
         which ``view_schema`` is generated (``python -m arbiter.core.schemas``)."""

@@ -4,7 +4,9 @@ As the bots plan (``arbiter/bots/world.py``): full states are rebuilt from the s
 view with the engine's ``determinize`` and kept only when they agree with the state file
 (same prompt, same legal decisions). Each pick is applied in every world. The batch stays
 open while, in every world, the pick is accepted, no event is a barrier, the prompt is
-still this seat's, and the next legal decisions **and the seat's view** are the same.
+still this seat's, the view does not follow from an order of cards the view does not
+record (``Engine.order_matters``: Mottainai's returned cards), and the next legal
+decisions **and the seat's view** are the same.
 Then the view after the pick is shown as known: it is equal in every world and no barrier
 was crossed, and an engine's barrier follows from what the acting seat can see
 (``Event.barrier``), so it cannot depend on a card that was only sampled. Otherwise the
@@ -145,13 +147,15 @@ class Batch:
         legal: list[Action] | None = None
         view: dict[str, Any] | None = None
         prompt: dict[str, Any] | None = None
-        for state in before:
-            state = engine.copy(state)
+        for original in before:
+            state = engine.copy(original)
             events = step(engine, state, seat, action, self._rng, check=True)
             if events is None:
                 return _Step(action, [], None, None, None, HIDDEN)
             if any(e.barrier for e in events):
                 return _Step(action, [], None, None, None, BARRIER)
+            if engine.order_matters(original, state, seat):
+                return _Step(action, [], None, None, None, HIDDEN)
             now = engine.prompt(state)
             if now is None:
                 return _Step(action, [], None, None, None, GAME_ENDS)

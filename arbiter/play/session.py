@@ -75,8 +75,10 @@ class Session:
         manifest: Path | None = None,
         outbox: OutboxLike | None = None,
         seen: SeenLike | None = None,
+        seat: str | None = None,
     ):
         self.transport = transport
+        self._seat = seat
         self.key = key
         self.manifest = manifest
         self.outbox = outbox
@@ -140,7 +142,16 @@ class Session:
 
     @property
     def seat(self) -> str:
-        return str(self.state["seat"])
+        seat = self.state.get("seat") or self._seat
+        if not isinstance(seat, str):
+            raise UsageError("say which seat you play")
+        return seat
+
+    def can_join(self) -> bool:
+        """Whether this session could sign a join (key, game.json and seat known)."""
+        return self.key is not None and self.manifest is not None and (
+            isinstance(self.state.get("seat") or self._seat, str)
+        )
 
     def my_turn(self) -> bool:
         return bool(self.state.get("legal"))
@@ -258,15 +269,19 @@ class Session:
 
         if self.key is None or self.manifest is None:
             raise UsageError("joining needs your key (--key) and the game's game.json")
-        seat = self.state.get("seat")
-        if not isinstance(seat, str):
-            raise UsageError("say which seat joins")
+        seat = self.seat
         data = pretty(make_join(self.manifest, seat, self.key))
         return self._deliver(f"join-{seat}.json", data, 0)
 
     def refresh(self) -> bool:
-        """Fetch again; return whether the head moved (the batch then starts afresh)."""
-        fresh = self.transport.fetch()
+        """Fetch again; return whether the head moved (the batch then starts afresh).
+        No state file yet (a game waiting for joins by mail): ``False``."""
+        try:
+            fresh = self.transport.fetch()
+        except NotReady:
+            if self.state:
+                raise
+            return False
         if self.state and self._parse(fresh)["head"] == self.state["head"]:
             return False
         self._adopt(fresh)

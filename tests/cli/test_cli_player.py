@@ -20,9 +20,13 @@ def test_status_human(game: Game, cli: Cli) -> None:
 
 
 def test_moves_json_is_ready_to_use(game: Game, cli: Cli) -> None:
-    legal = ok(cli("moves", game.state("alice"), "--json")).json()
+    listed = ok(cli("moves", game.state("alice"), "--json")).json()
     state = json.loads(game.state("alice").read_text())
+    # Numbered from 1 in the state file's order; each carries its decision as JSON.
+    assert [c["number"] for c in listed] == list(range(1, len(listed) + 1))
+    legal = [c["action"] for c in listed]
     assert legal == state["legal"] and {"kind": "draw"} in legal
+    assert all(c["kind"] == c["action"]["kind"] and c["label"] for c in listed)
     # Every listed decision can be passed back to `move` as is.
     for action in legal:
         text = json.dumps(action)

@@ -36,7 +36,7 @@ def cli_move(player: Player, name: str) -> None:
     state = player.folder / "players" / player.seat / "state.json.age"
     listed = arbiter("moves", state, "--key", player.key, "--json")
     assert listed.returncode == 0, listed.stderr
-    first = json.loads(listed.stdout)[0]
+    first = json.loads(listed.stdout)[0]["action"]
     target = player.folder / "inbox" / name.removesuffix(".age")
     target.parent.mkdir(parents=True, exist_ok=True)
     made = arbiter("move", state, "--key", player.key, "-a", json.dumps(first), "-o", target,

@@ -237,6 +237,12 @@ class MottainaiEngine(Engine):
     def view_schema(self) -> Path:
         return viewcheck.committed(self.info.name)
 
+    def order_matters(self, before: State, after: State, seat: str) -> bool:
+        """A card left a deck that holds cards this seat returned: whether one of them
+        was taken shows in ``returned_by_you``, and that follows from where they lie under
+        the others' returns (M-R18), which a view does not record."""
+        return views.deck_order_matters(before, after, seat)
+
     def view_problem(self, state_file: Mapping[str, Any]) -> str | None:
         """The fields against each other (``view_check``), then the rebuild."""
         from arbiter.games.mottainai import view_check

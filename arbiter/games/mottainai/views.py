@@ -263,3 +263,14 @@ def invariants(state: State) -> None:
         assert state.task["done"] <= state.task["total"] or state.phase == "count"
     for p in state.players.values():
         assert not p.face_down or p.task is not None
+
+
+def deck_order_matters(before: State, after: State, seat: str) -> bool:
+    """Whether a card left a deck (the base deck or Wutai's) while it held cards ``seat``
+    returned: the seat's ``returned_by_you`` then follows from their places in it."""
+    if not any(who == seat for who in before.known.values()):
+        return False
+    decks = [(before.deck, after.deck)]
+    if before.wutai is not None and after.wutai is not None:
+        decks.append((before.wutai["deck"], after.wutai["deck"]))
+    return any(set(old) - set(new) for old, new in decks)

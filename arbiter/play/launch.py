@@ -1,0 +1,265 @@
+"""What ``arbiter play`` does between the command line and a session: find the game
+(the profile, or a state file on this machine), open its transport, resend what the
+outbox still holds, list the player's games, add one to the profile."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from arbiter.cli.output import Output
+from arbiter.core.errors import ArbiterError, NotReady, UsageError
+from arbiter.play import games as my_games
+from arbiter.play.session import Session
+
+STATE_NAMES = ("state.json", "state.json.age")
+
+
+def _profile_entry(game: str) -> Any:
+    from arbiter.play import profile
+
+    entries = profile.load()
+    if game not in entries:
+        known = ", ".join(entries) or "none yet"
+        raise UsageError(
+            f"no game {game!r} in your games ({known}): add it with `arbiter play add "
+            "GAME.JSON --seat S --key K --via desk|mail|git`, or give your state file"
+        )
+    return entries[game]
+
+
+def _stores(game: str) -> tuple[Any, Any]:
+    from arbiter.play import profile
+    from arbiter.play.outbox import Outbox, Seen
+
+    folder = profile.state_dir(game)
+    return Outbox(folder), Seen(folder)
+
+
+def session_for(game: str, key: Path | None, drop: Path | None) -> Session:
+    """The session of a game id in the profile, or of a state file on this machine."""
+    path = Path(game).expanduser()
+    if path.name in STATE_NAMES and path.is_file():
+        return _local_session(path, key, drop)
+    if path.suffix in (".json", ".age") or "/" in game:
+        raise UsageError(
+            f"{game} is not a state file (players/<seat>/state.json): give your own state "
+            "file, or a game id of `arbiter play list`"
+        )
+    from arbiter.play.transports import open_transport
+
+    entry = _profile_entry(game)
+    from arbiter.play import profile
+
+    copy = profile.state_dir(entry.game) / "game.json"
+    manifest = copy if copy.is_file() else entry.manifest
+    outbox, seen = _stores(entry.game)
+    return Session(
+        open_transport(entry, key),
+        key or entry.key,
+        manifest=manifest,
+        outbox=outbox,
+        seen=seen,
+        seat=entry.seat,
+    )
+
+
+def _local_session(path: Path, key: Path | None, drop: Path | None) -> Session:
+    """A state file in a game folder on this machine: the desk transport over it."""
+    from arbiter.play.transports.desk import DeskTransport
+
+    if key is None:
+        raise UsageError("pass your key with --key (it signs your moves and opens sealed files)")
+    folder = path.resolve().parent.parent.parent
+    seat = path.resolve().parent.name
+    manifest = folder / "game.json"
+    read = my_games.read_manifest(manifest)
+    outbox = seen = None
+    if read is not None and isinstance(read.get("game"), str):
+        outbox, seen = _stores(read["game"])
+    return Session(
+        DeskTransport(folder, seat, key, drop),
+        key,
+        manifest=manifest if manifest.is_file() else None,
+        outbox=outbox,
+        seen=seen,
+        seat=seat,
+    )
+
+
+def terminal(session: Session, plain: bool | None) -> int:
+    """Run the terminal loop; return the exit code."""
+    from arbiter.cli.render import use_pictures
+    from arbiter.play.terminal import Terminal
+
+    pictures = use_pictures(None if plain is None else not plain) and sys.stdin.isatty()
+    out = Output()
+    try:
+        session.load()
+    except NotReady as exc:
+        if not session.can_join():
+            raise
+        out.line(f"{exc.message}")
+        return Terminal(session, pictures=pictures, out=out).join_only()
+    resend(session, out)
+    return Terminal(session, pictures=pictures, out=out).run()
+
+
+def resend(session: Session, out: Output, ask: Any = input) -> None:
+    """Offer to deliver again a signed file the outbox still holds for the current head;
+    set aside one signed against an older head (it can no longer be accepted)."""
+    outbox = session.outbox
+    if outbox is None or not hasattr(outbox, "pending"):
+        return
+    for path, move in outbox.pending():
+        after = move.get("after") if isinstance(move, dict) else None
+        if after != session.state.get("head"):
+            outbox.sent(path)
+            out.line(f"set aside {path.name}: the game has moved on since it was signed")
+            continue
+        try:
+            typed = ask(f"{path.name} was signed but not delivered: send it now? [y/n]: ")
+        except EOFError:
+            return
+        if typed.strip().lower() in ("y", "yes"):
+            where = session.transport.deliver(path.name, path.read_bytes())
+            outbox.sent(path)
+            out.line(f"sent {path.name}: {where}")
+            session.refresh()
+
+
+def rows() -> list[my_games.Row]:
+    """Every game of the profile, fetched now."""
+    from arbiter.core.clock import now_utc
+    from arbiter.core.player import parse_state
+    from arbiter.play import profile
+    from arbiter.play.transports import open_transport
+
+    now = now_utc()
+    out = []
+    for game, entry in profile.load().items():
+        manifest = my_games.read_manifest(profile.state_dir(game) / "game.json") or (
+            my_games.read_manifest(entry.manifest)
+        )
+
+        def fetch(entry: Any = entry) -> tuple[dict[str, Any], str | None]:
+            transport = open_transport(entry)
+            try:
+                got = transport.fetch()
+            finally:
+                transport.close()
+            return parse_state(got.state, f"state file ({got.where})"), got.time
+
+        out.append(my_games.row_for(game, entry.seat, entry.via, manifest, fetch, now))
+    return my_games.order(out)
+
+
+def _print(out: Output, listed: list[my_games.Row]) -> None:
+    waiting = sum(1 for r in listed if r.mine)
+    out.line(f"{waiting} of {len(listed)} game(s) wait for you")
+    if listed:
+        out.table(
+            None,
+            ["game", "seat", "via", "now", "deadline", "time left"],
+            [
+                [r.game, r.seat, r.via, r.note, r.due or "-", my_games.describe_left(r.left)]
+                for r in listed
+            ],
+        )
+
+
+def check(out: Output) -> None:
+    listed = rows()
+    if out.as_json:
+        out.json([r.to_json() for r in listed])
+        return
+    _print(out, listed)
+
+
+def choose(out: Output) -> str | None:
+    """Print the list; return the game to open (waiting for the player, least time)."""
+    listed = rows()
+    _print(out, listed)
+    if not listed:
+        out.line("add a game with `arbiter play add GAME.JSON --seat S --key K --via desk|mail|git`")
+        return None
+    chosen = my_games.next_game(listed)
+    if chosen is None:
+        out.line("nothing waits for you now")
+        return None
+    out.line(f"opening {chosen.game}")
+    return chosen.game
+
+
+def add(
+    manifest: Path,
+    seat: str,
+    key: Path,
+    via: str,
+    folder: Path | None,
+    drop: Path | None,
+    config: Path | None,
+    to: str | None,
+    clone: Path | None,
+    replace: bool,
+) -> str:
+    """Put a game in the profile; return the line to print."""
+    from arbiter.play import profile
+
+    settings: dict[str, str] = {}
+    if via == "desk":
+        settings["folder"] = str((folder or manifest.resolve().parent).resolve())
+        if drop is not None:
+            settings["drop"] = str(drop.expanduser().resolve())
+    elif via == "mail":
+        if config is None or not to:
+            raise UsageError("--via mail needs --config (your [smtp] and [imap]) and --to (the desk)")
+        settings["config"] = str(config.expanduser().resolve())
+        settings["to"] = to
+    elif via == "git":
+        settings.update(_git_settings(manifest, clone))
+    else:
+        raise UsageError(f"--via {via!r}: use desk, mail or git")
+    read = my_games.read_manifest(manifest)
+    if read is None or not isinstance(read.get("game"), str):
+        raise UsageError(f"{manifest} is not a game.json: use the one the referee sent")
+    entry = profile.GameEntry(
+        game=read["game"],
+        seat=seat,
+        key=key.expanduser().resolve(),
+        via=via,
+        manifest=manifest.expanduser().resolve(),
+        settings=settings,
+    )
+    profile.add(entry, replace=replace)
+    return f"added {entry.game} ({seat}, via {via}): play it with `arbiter play {entry.game}`"
+
+
+def _git_settings(manifest: Path, clone: Path | None) -> dict[str, str]:
+    import subprocess
+
+    where = manifest.expanduser().resolve().parent
+    top = clone.expanduser().resolve() if clone is not None else None
+    if top is None:
+        done = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise UsageError(
+                f"{manifest} is not inside a git clone: clone the game's repository and use "
+                "the game.json there (or give --clone)"
+            )
+        top = Path(done.stdout.strip()).resolve()
+    try:
+        inside = where.relative_to(top)
+    except ValueError:
+        raise UsageError(f"{manifest} is not inside the clone {top}") from None
+    return {"clone": str(top), "path": inside.as_posix()}
+
+
+__all__ = ["ArbiterError", "add", "check", "choose", "session_for", "terminal"]
