@@ -10,10 +10,6 @@ reads the referee's secret or another seat's files.
 
 from __future__ import annotations
 
-import atexit
-import hashlib
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +17,8 @@ from arbiter.core.errors import NotReady
 from arbiter.core.gamedir import GameDir
 from arbiter.play.transports.base import Fetched, Transport
 
-CREATED = "2026-01-01T00:00:00Z"
+from .kit import real_game
+
 ENGINE = "momiji"
 """The shortest 2-player engine here (Mot Coin seats 3 to 5)."""
 
@@ -69,49 +66,8 @@ class Game:
         return FolderTransport(self.root, seat)
 
 
-_MADE: dict[tuple[str, str], Path] = {}
-"""Games already made in this test process (their folders are copied, not made again)."""
-
-
-def started_game(folder: Path, seed: str = "web-tests", engine: str = ENGINE) -> Game:
+def started_game(folder: Path, game_id: str = "play-web") -> Game:
     """A 2-player game under ``folder`` (keys in ``folder/keys``, the game in
-    ``folder/game``) with both joins accepted; the same seed deals the same game."""
-    made = _MADE.get((seed, engine))
-    if made is None or not made.is_dir():
-        made = Path(tempfile.mkdtemp(prefix="arbiter-web-kit-"))
-        atexit.register(shutil.rmtree, made, True)
-        _make(made, seed, engine)
-        _MADE[(seed, engine)] = made
-    shutil.copytree(made, folder, dirs_exist_ok=True)
-    return Game(folder / "game", {s: folder / "keys" / s for s in SEATS})
-
-
-SEATS = ("alice", "bob")
-
-
-def _make(folder: Path, seed: str, engine: str) -> None:
-    from arbiter.core.canonical import pretty
-    from arbiter.core.player import make_join
-    from arbiter.core.referee import new_game, submit
-    from arbiter.core.signing import keygen
-
-    def derive(label: str) -> bytes:
-        return hashlib.sha256(f"arbiter-web-tests\x00{seed}\x00{label}".encode()).digest()
-
-    seats = list(SEATS)
-    keys = {s: keygen(s, folder / "keys", seed=derive(f"key:{s}"))[0] for s in seats}
-    root = folder / "game"
-    new_game(
-        root,
-        engine,
-        [(s, str(folder / "keys" / f"{s}.pub")) for s in seats],
-        {},
-        join=True,
-        created=CREATED,
-        game_id="web-" + hashlib.sha256(seed.encode()).hexdigest()[:8],
-        secret=derive("secret"),
-        referee_seed=derive("referee"),
-    )
-    gd = GameDir(root)
-    for seat in seats:
-        submit(root, pretty(make_join(gd.manifest, seat, keys[seat])), f"join-{seat}.json")
+    ``folder/game``), both seats joined (``kit.real_game``: the same id deals the same)."""
+    table = real_game(folder, ENGINE, 2, game_id=game_id)
+    return Game(table.root, dict(table.keys))
