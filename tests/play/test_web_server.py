@@ -361,11 +361,20 @@ def test_serve_prints_the_url_opens_it_and_stops_on_ctrl_c(
         connection.close()
         raise KeyboardInterrupt
 
+    def browser(uri: str) -> None:
+        # The browser is given a private file that sends it on: the token is not in argv.
+        path = Path(uri.removeprefix("file://"))
+        assert path.stat().st_mode & 0o077 == 0
+        opened.append(path.read_text())
+        opened.append(uri)
+
     monkeypatch.setattr(web_server, "wait_for_ctrl_c", until_ctrl_c)
-    monkeypatch.setattr(web_server.webbrowser, "open", opened.append)
+    monkeypatch.setattr(web_server.webbrowser, "open", browser)
     serve(session(game, "alice"), refresh_seconds=0.05, say=said.append)
     url = said[0].split()[-1]
-    assert url.startswith("http://127.0.0.1:") and opened == [url] and fetched == [200]
+    assert url.startswith("http://127.0.0.1:") and fetched == [200]
+    assert f'content="0;url={url}"' in opened[0] and url not in opened[1]
+    assert opened[1].startswith("file:///") and not Path(opened[1][7:]).exists()
     token = url.rstrip("/").rsplit("/", 1)[1]
     err = capfd.readouterr().err
     assert token not in err  # nothing logged: request lines hold the token

@@ -22,14 +22,18 @@ Nothing is logged: request lines carry the token.
 from __future__ import annotations
 
 import hmac
+import html
 import json
+import os
 import secrets
 import sys
+import tempfile
 import threading
 import webbrowser
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -481,12 +485,32 @@ def serve(
     with PlayServer(session, refresh_seconds=refresh_seconds) as server:
         show(f"your page: {server.url}")
         show("(only this machine can open it; keep the address to yourself; Ctrl-C stops)")
-        if open_browser:
-            webbrowser.open(server.url)
+        opener = launch_file(server.url) if open_browser else None
         try:
+            if opener is not None:
+                webbrowser.open(opener.as_uri())
             wait_for_ctrl_c()
         except KeyboardInterrupt:
             show("stopped: the page no longer answers")
+        finally:
+            if opener is not None:
+                opener.unlink(missing_ok=True)
+
+
+def launch_file(url: str) -> Path:
+    """A page readable only by this user that sends the browser on to ``url``: the browser
+    is started with this file's path, so the token is not in its command line (which
+    other users of the machine can list)."""
+    handle, name = tempfile.mkstemp(prefix="arbiter-play-", suffix=".html")  # mode 0600
+    quoted = html.escape(url, quote=True)
+    page = (
+        '<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer">'
+        f'<meta http-equiv="refresh" content="0;url={quoted}">'
+        f'<title>arbiter play</title><p><a href="{quoted}">Open your game</a></p>\n'
+    )
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(page)
+    return Path(name)
 
 
 def wait_for_ctrl_c() -> None:
