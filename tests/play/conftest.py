@@ -1,5 +1,7 @@
-"""Fixtures for the player's side: XDG folders in the test's tmp_path, and the mail
-desk's real servers (imported from tests/mail, not copied).
+"""Fixtures for the player's side: XDG folders in the test's tmp_path, an in-process
+``arbiter`` (exit code, out, err), the mail desk's real servers (imported from tests/mail,
+not copied), and the ``browser`` marker (as ``tests/viewer`` declares it, so ``pytest
+tests/play`` alone knows it too).
 
 Tests that use a mail server carry the project's ``needs`` marker for Dovecot, those of
 test_transport_git.py the one for git: skipped with the reason on a machine without the
@@ -51,6 +53,14 @@ def xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
     return home
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "browser: drives headless Chromium (Debian's chromium and chromium-driver); runs "
+        "by default where they are installed, and CI requires them",
+    )
 
 
 @dataclass
