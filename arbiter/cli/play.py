@@ -83,11 +83,7 @@ def open_game(
         game = chosen
     session = launch.session_for(game, key, drop)
     if web:
-        from arbiter.play.web.server import serve
-
-        session.load()
-        serve(session, open_browser=not no_browser)
-        return
+        raise typer.Exit(launch.web(session, open_browser=not no_browser))
     raise typer.Exit(launch.terminal(session, plain))
 
 

@@ -104,6 +104,51 @@ def terminal(session: Session, plain: bool | None) -> int:
     return Terminal(session, pictures=pictures, out=out).run()
 
 
+def web(session: Session, open_browser: bool) -> int:
+    """Serve the game's page (``--web``): join first in the terminal if the game waits
+    for this seat's join, offer what the outbox still holds, then the page until Ctrl-C."""
+    import os
+
+    from arbiter.play import terminal
+    from arbiter.play.web.server import serve
+
+    # A pull or push must never wait on a password prompt no one sees (the page runs it).
+    os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")
+    out = Output()
+    try:
+        session.load()
+    except NotReady as exc:
+        if not session.can_join():
+            raise
+        out.line(exc.message)
+        if not _join(session, out, terminal.ask_line):
+            return 0
+    if not session.state:
+        return 0
+    resend(session, out)
+    state = session.state
+    waits = state["status"] == "joining" and state["seat"] in state["waiting_for"]
+    if waits and not (session.can_join() and _join(session, out, terminal.ask_line)):
+        return 0
+    serve(session, open_browser=open_browser)
+    return 0
+
+
+def _join(session: Session, out: Output, ask: Any) -> bool:
+    """Ask, then sign and send the join; whether a state file is there to play from."""
+    try:
+        typed = ask("Join the game now (signs your join file)? [y/n]: ")
+    except EOFError:
+        return False
+    if typed.strip().lower() not in ("y", "yes"):
+        return False
+    out.line(f"joined: {session.join().where}")
+    if session.refresh() or session.state:
+        return True
+    out.line("your state file comes once the referee has your join: run this again then")
+    return False
+
+
 def resend(session: Session, out: Output, ask: Any = None) -> None:
     """Offer to deliver again a signed file the outbox still holds for the current head;
     set aside one signed against an older head (it can no longer be accepted)."""

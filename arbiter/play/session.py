@@ -297,6 +297,11 @@ class Session:
             if self.state:
                 raise
             return False
+        return self.adopt(fresh)
+
+    def adopt(self, fresh: Fetched) -> bool:
+        """Take files fetched apart from this session (the page's background fetch, so a
+        slow server does not hold up the page); return whether the head moved."""
         if self.state and self._parse(fresh)["head"] == self.state["head"]:
             return False
         self._adopt(fresh)

@@ -47,6 +47,7 @@ from arbiter.core.errors import (
     UsageError,
 )
 from arbiter.play.session import Moved, Session
+from arbiter.play.transports.base import Fetched
 
 HOST = "127.0.0.1"
 POLL_SECONDS = 25.0
@@ -151,6 +152,7 @@ class PlayServer:
         self.files = static_files()
         self.page = page_html(self.files)
         self._lock = threading.Lock()  # one request (or the refresher) at a time
+        self._fetching = threading.Lock()  # one use of the transport at a time
         self._changed = threading.Condition()
         self._version = 1
         self._stopping = threading.Event()
@@ -236,24 +238,44 @@ class PlayServer:
             self.poke()
 
     def poke(self) -> bool:
-        """Fetch the seat's files now; return whether the game moved (the page is told)."""
+        """Fetch the seat's files now; return whether the game moved (the page is told).
+
+        The fetch (a mail server, a pull) runs outside the session's lock, so the page
+        stays answerable meanwhile; only taking the new files is under it."""
+        with self._fetching:
+            fetched = self._fetch()
         with self._lock:
-            moved = self._refresh()
+            moved = self._take(fetched)
         if moved:
             self._bump()
         return moved
 
     def _refresh(self) -> bool:
-        """Fetch again, under the lock; a failure is kept for the page, never raised
-        (the next round tries again)."""
-        before = self._trouble
+        """Fetch again under the session's lock (right after an action of the page)."""
+        with self._fetching:
+            return self._take(self._fetch())
+
+    def _fetch(self) -> Fetched | str:
+        """The seat's newest files, or what went wrong (kept for the page, never raised:
+        the next round tries again)."""
         try:
-            moved = self.session.refresh()
-            self._trouble = None
+            return self.session.transport.fetch()
         except ArbiterError as error:
-            moved, self._trouble = False, error.message
+            return error.message
         except Exception as error:  # the refresher must outlive a transport's surprise
-            moved, self._trouble = False, f"could not fetch your state: {error}"
+            return f"could not fetch your state: {error}"
+
+    def _take(self, fetched: Fetched | str) -> bool:
+        before = self._trouble
+        moved = False
+        if isinstance(fetched, str):
+            self._trouble = fetched
+        else:
+            try:
+                moved = self.session.adopt(fetched)
+                self._trouble = None
+            except ArbiterError as error:
+                self._trouble = error.message
         if moved:
             self._sent_on = self._sent_line = None
         return moved or before != self._trouble
@@ -312,7 +334,8 @@ class PlayServer:
             session.undo()
             return {}
         head = session.state.get("head")
-        sent = session.send()
+        with self._fetching:  # the background fetch must not pull while this pushes
+            sent = session.send()
         self._sent_on, self._sent_line = head, sent.where
         self._refresh()  # a desk shows the new state at once; mail and git when it comes
         return {"delivered": {"name": sent.name, "where": sent.where, "decisions": sent.decisions}}
