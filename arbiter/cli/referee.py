@@ -156,8 +156,9 @@ def new(
         )
     if manifest["join"]:
         out.line(
-            "next: each player runs `arbiter join "
-            f"{folder / 'game.json'} --seat NAME --key KEY -o join.json` and sends the file"
+            f"next: send each player {folder / 'game.json'}; each adds it with `arbiter play "
+            "add game.json --seat NAME --key KEY --via desk|mail|git` and joins with `arbiter "
+            "play` (or `arbiter join game.json --seat NAME --key KEY -o join.json`)"
         )
     else:
         name = "state.json.age" if sealed else "state.json"

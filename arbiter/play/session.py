@@ -89,6 +89,7 @@ class Session:
         self.batch: Batch | None = None
         self.story: list[tuple[int, str]] = []
         self.story_after: int | None = None
+        self._last_seen_before: int | None = None
         self._checked_key = False
 
     # -- reading --------------------------------------------------------------------
@@ -108,6 +109,7 @@ class Session:
 
         state = self._parse(fetched)
         last_seen = self.seen.last_seen() if self.seen is not None else None
+        self._last_seen_before = last_seen
         self.fetched, self.state = fetched, state
         self.engine = known_engine(state)
         self.batch = Batch(self.engine, state) if state["legal"] else None
@@ -139,6 +141,16 @@ class Session:
                     "key (the one whose .pub you gave the referee)"
                 )
         self._checked_key = True
+
+    def story_title(self) -> str:
+        """How the lines of ``story`` are introduced: since the seat's last decision when
+        that is known, else since the player last looked, else the latest entry."""
+        if self.story_after is not None and self.seen is not None:
+            if self.seen.decided_by(self.story_after) == self.state.get("seat"):
+                return "Since you last decided:"
+            if self.story_after == self._last_seen_before:
+                return "Since you last looked:"
+        return "Lately:"
 
     @property
     def seat(self) -> str:
@@ -321,6 +333,7 @@ class Session:
             "closed_because": batch.reason if batch is not None else None,
             "choices": [c.to_json() for c in self.menu()] if batch and batch.open else [],
             "story": [{"entry": n, "line": line} for n, line in self.story],
+            "story_title": self.story_title() if self.state else None,
             "waiting": self.waiting_line(),
             "timed_out": self.timed_out(),
         }

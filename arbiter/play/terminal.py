@@ -81,12 +81,16 @@ class Terminal:
         hint = prompt["detail"].get("hint") if prompt else None
         if isinstance(hint, str):
             self.out.line(f"  ({hint})")
+        told: set[str] = set()
         for kind_name, group in menus.groups(listed):
             self.out.line(f"  {kind_name}:")
             for choice in group:
                 self.out.line(f"    {choice.number:>3}. {choice.label}")
                 for card in choice.cards:
-                    self.out.line(f"         {card.line()}")
+                    # What a card does, once per listing, and only what its label lacks.
+                    if card.text and card.text not in choice.label and card.id not in told:
+                        told.add(card.id)
+                        self.out.line(f"         {card.line()}")
 
     # -- the loop ---------------------------------------------------------------------
     def run(self) -> int:
@@ -94,7 +98,7 @@ class Terminal:
         Returns the exit code (0 also when the player leaves without signing)."""
         session = self.session
         self.draw(session.state)
-        self.story(session.story, "Since you last decided:")
+        self.story(session.story, session.story_title())
         timed_out = session.timed_out()
         if timed_out:
             self.out.line("")

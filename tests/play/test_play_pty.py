@@ -36,7 +36,7 @@ def test_a_person_plays_a_turn_at_a_terminal(tmp_path):
     person = Person(["play", str(table.gd.seat_state(seat)), "--key", str(table.keys[seat])],
                     _env(tmp_path))
     screen = person.wait_for("> ")
-    assert "Since you last decided:" in screen and "decision(s) now (task)" in screen
+    assert "Lately:" in screen and "decision(s) now (task)" in screen  # a first visit
     assert "your turn" in screen
     assert any(c in screen for c in "│┃╭┏─━")  # a terminal gets the pictures (rich panels)
     name = CARD_LINE.findall(screen)[0]

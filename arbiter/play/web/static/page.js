@@ -176,6 +176,7 @@ var ArbiterDraw = {};
 
   function drawStory(snap) {
     var list = $("story");
+    if (snap.story_title) $("story-title").textContent = snap.story_title.replace(/:$/, "");
     clear(list);
     if (!snap.story.length) list.appendChild(h("li", {class: "quiet", text: "Nothing new."}));
     snap.story.forEach(function (item) {
