@@ -2,7 +2,8 @@
 
 ruff's banned-API rule (TID251) says the same for every linted file; this test keeps the
 promise even where ruff is not run. Only the referee's edge may draw fresh randomness
-(the secret in `referee.py`, join entropy in `player.py`) or read the clock (`clock.py`,
+(the secret in `referee.py`, join entropy in `player.py`, the player's page token in
+`play/web/server.py`) or read the clock (`clock.py`,
 the referee's clock; the mail desk's hourly limit per sender; the archive verifier's
 games per second).
 """
@@ -21,6 +22,8 @@ EDGE = {
     "core/referee.py", "core/player.py", "cli/referee.py", "cli/demo.py", "desks/mail/desk.py",
     # the referee's clock itself, and the archive verifier timing its run for people
     "core/clock.py", "cli/verify_many.py",
+    # the player's page: a fresh access token for its address (nothing of the game)
+    "play/web/server.py",
 }
 
 
