@@ -204,6 +204,12 @@ def rows() -> list[my_games.Row]:
 def _print(out: Output, listed: list[my_games.Row]) -> None:
     waiting = sum(1 for r in listed if r.mine)
     out.line(f"{waiting} of {len(listed)} game(s) wait for you")
+    if listed and not sys.stdout.isatty():
+        # A pipe, cron's mail, a screen reader: one plain line a game.
+        for r in listed:
+            due = f"; deadline {r.due}, {my_games.describe_left(r.left)}" if r.due else ""
+            out.line(f"{r.game} ({r.seat}, via {r.via}): {r.note}{due}")
+        return
     if listed:
         out.table(
             None,

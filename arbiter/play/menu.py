@@ -85,7 +85,10 @@ def choices(
     release does not have; the decisions are then labelled by their fields)."""
     name = engine.info.name if engine is not None else ""
     out = []
-    for number, action in enumerate(legal, start=1):
+    for number, listed in enumerate(legal, start=1):
+        # Keys in canonical order, as state files hold them: a decision met in a preview
+        # reads the same as in the next state file (its cards in the same order).
+        action = dict(sorted(listed.items()))
         kind = str(action.get("kind", "?"))
         label = _label(engine, action)
         cards: list[CardInfo] = []

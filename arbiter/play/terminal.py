@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from arbiter.cli.output import Output
-from arbiter.core.errors import ArbiterError
+from arbiter.core.errors import ArbiterError, OutOfTurn
 from arbiter.play import menu as menus
 from arbiter.play.session import Moved, Session
 
@@ -24,6 +24,7 @@ HELP = (
     "decision; s sends the batch as it stands; q leaves without signing."
 )
 CONFIRM = "Send {n}? [y = sign and send, n = keep picking]: "
+CONFIRM_HELP = "type y to sign and send, n to keep picking, u to take back the last pick, q to leave"
 
 
 def ask_line(prompt: str) -> str:
@@ -49,6 +50,7 @@ class Terminal:
         self.pictures = pictures
         self._ask = ask
         self.out = out or Output()
+        self.sent = 0  # files signed and delivered in this run
 
     def ask(self, prompt: str) -> str:
         sys.stdout.flush()
@@ -95,7 +97,9 @@ class Terminal:
     # -- the loop ---------------------------------------------------------------------
     def run(self) -> int:
         """Play until the batch is sent, the seat has nothing to decide, or ``q``.
-        Returns the exit code (0 also when the player leaves without signing)."""
+        Returns the exit code: 0 (also when the player leaves without signing, and for a
+        finished game); a seat with nothing to decide that did nothing in this run gets
+        ``OutOfTurn`` (exit 11), the line saying whose turn it is and since when."""
         session = self.session
         self.draw(session.state)
         self.story(session.story, session.story_title())
@@ -106,11 +110,17 @@ class Terminal:
         while True:
             waiting = session.waiting_line()
             if waiting is not None:
-                self.out.line("")
-                self.out.line(waiting)
-                if self._offer_join():
+                if self._offer_join(waiting):
                     continue
-                return 0
+                state = session.state
+                joinable = state["status"] == "joining" and state["seat"] in state["waiting_for"]
+                if self.sent or joinable or state["status"] == "over":
+                    self.out.line("")
+                    self.out.line(waiting)
+                    return 0
+                # Nothing to decide and nothing done: the one-line answer, exit 11, so a
+                # script can tell (README, "Exit codes").
+                raise OutOfTurn(waiting)
             outcome = self._batch()
             if outcome is None:
                 return 0
@@ -131,17 +141,20 @@ class Terminal:
         self.out.line("your state file comes once the referee has your join")
         return 0
 
-    def _offer_join(self) -> bool:
+    def _offer_join(self, waiting: str) -> bool:
         session = self.session
         state = session.state
         if state["status"] != "joining" or state["seat"] not in state["waiting_for"]:
             return False
+        self.out.line("")
+        self.out.line(waiting)
         if session.manifest is None or session.key is None:
             self.out.line("to join, run `arbiter play add` with the game.json the referee sent")
             return False
         if not self._yes("Join the game now (signs your join file)? [y/n]: "):
             return False
         sent = session.join()
+        self.sent += 1
         self.out.line(f"joined: {sent.where}")
         return bool(self._after_send())
 
@@ -165,7 +178,7 @@ class Terminal:
                 continue
             typed = self._read("> ")
             if typed is None or typed.lower() in ("q", "quit"):
-                self.out.line("left without signing anything")
+                self._leave()
                 return None
             if not typed:
                 continue
@@ -194,6 +207,12 @@ class Terminal:
                 self.out.line(f"picked {choice.number}: {choice.label}")
                 if session.batch is not None and session.batch.open:
                     self._redraw()
+
+    def _leave(self) -> None:
+        if self.sent:
+            self.out.line(f"stopped: the {self.sent} file(s) sent before stand; nothing more signed")
+        else:
+            self.out.line("left without signing anything")
 
     def _redraw(self) -> None:
         session = self.session
@@ -236,7 +255,7 @@ class Terminal:
         while True:
             typed = self._read(CONFIRM.format(n=n))
             if typed is None or typed.lower() in ("q", "quit"):
-                self.out.line("left without signing anything")
+                self._leave()
                 return None
             if typed.lower() in ("y", "yes"):
                 return True
@@ -245,6 +264,7 @@ class Terminal:
                     self.session.undo()
                 self._redraw()
                 return False
+            self.out.line(CONFIRM_HELP)
 
     def _send(self) -> bool | None:
         session = self.session
@@ -256,6 +276,7 @@ class Terminal:
             self.story(exc.lines, "What happened:")
             self.draw(session.state)
             return False
+        self.sent += 1
         self.out.line(f"signed and sent {sent.name}: {sent.where}")
         return self._after_send()
 

@@ -41,10 +41,12 @@ def test_not_your_turn_says_whose_and_since_when(tmp_path, cli, monkeypatch):
     other = next(s for s in table.seats if s != seat)
     _quit(monkeypatch)
     ran = cli("play", table.gd.seat_state(other), "--key", table.keys[other], "--plain")
-    assert ran.code == 0
+    assert ran.code == 11  # a script can tell there was nothing to do
     last = json.loads(table.gd.chain.read_text().splitlines()[-1])
-    assert f"not your turn: {seat} decides (" in ran.out
-    assert f") since entry #{last['seq']} at {last['time']}" in ran.out
+    assert ran.err.startswith(f"arbiter: error: not your turn: {seat} decides (")
+    assert ran.err.endswith(f") since entry #{last['seq']} at {last['time']}\n")
+    assert ran.err.count("\n") == 1
+    assert "Lately:" in ran.out  # the table and the story were shown first
 
 
 def test_the_game_moved_on_nothing_is_signed(tmp_path, monkeypatch):
@@ -89,7 +91,7 @@ def test_a_seat_that_timed_out_is_told(tmp_path, cli, monkeypatch):
     timeout(table.root, now=add(last["time"], 7200))  # two hours on: the hour is gone
     _quit(monkeypatch)
     ran = cli("play", table.gd.seat_state(seat), "--key", table.keys[seat], "--plain")
-    assert ran.code == 0
+    assert ran.code == 11  # the default decision passed the turn: nothing to decide now
     assert f"you did not decide in time (entry #{last['seq'] + 1}): {seat} did not decide in " \
         "time: the referee takes the default decision." in ran.out
 

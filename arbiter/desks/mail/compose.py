@@ -114,7 +114,11 @@ def attach(path: Path, name: str, kind: str) -> tuple[str, bytes, str]:
 def usage(desk_address: str) -> str:
     """The few lines that tell a player how to answer."""
     return (
-        "To move: `arbiter moves state.json` lists your choices;\n"
-        "`arbiter move state.json --key YOUR_KEY --action '{...}' -o move.json` signs one.\n"
-        f"Then mail move.json (as an attachment, or as the whole text of the mail) to {desk_address}."
+        "To move: `arbiter play` reads this mail from your mailbox, lists your choices and "
+        "mails your move here\n"
+        "(once: `arbiter play add game.json --seat YOUR_SEAT --key YOUR_KEY --via mail "
+        f"--config YOUR_MAIL.toml --to {desk_address}`; docs/player-guide.md).\n"
+        "Or by hand: `arbiter moves state.json`, then `arbiter move state.json --key YOUR_KEY "
+        "--pick N -o move.json`,\n"
+        f"and mail move.json (as an attachment, or as the whole text of the mail) to {desk_address}."
     )
