@@ -120,7 +120,9 @@ def check_mailboxes(folder: Path, players: dict[str, Player], dovecot: Dovecot) 
 @pytest.mark.parametrize(
     ("engine", "seats", "cli"),
     [
-        ("motcoin", ["alice", "bob", "carol"], False),
+        # Three seats and ~150 turns: two minutes on two cores, so with the slow suites
+        # (the default suite keeps the Mottainai game; tests/play plays by mail too).
+        pytest.param("motcoin", ["alice", "bob", "carol"], False, marks=pytest.mark.slow),
         ("mottainai", ["alice", "bob"], False),
         # The desk as its own process each round: ~3 minutes on two cores (benchmarks/full.sh).
         pytest.param("motcoin", ["alice", "bob", "carol"], True,
