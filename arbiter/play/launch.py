@@ -93,12 +93,7 @@ def terminal(session: Session, plain: bool | None) -> int:
 
     pictures = use_pictures(None if plain is None else not plain) and sys.stdin.isatty()
     out = Output()
-    try:
-        session.load()
-    except NotReady as exc:
-        if not session.can_join():
-            raise
-        out.line(f"{exc.message}")
+    if not _loaded(session, out):
         return Terminal(session, pictures=pictures, out=out).join_only()
     resend(session, out)
     return Terminal(session, pictures=pictures, out=out).run()
@@ -115,14 +110,8 @@ def web(session: Session, open_browser: bool) -> int:
     # A pull or push must never wait on a password prompt no one sees (the page runs it).
     os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")
     out = Output()
-    try:
-        session.load()
-    except NotReady as exc:
-        if not session.can_join():
-            raise
-        out.line(exc.message)
-        if not _join(session, out, terminal.ask_line):
-            return 0
+    if not _loaded(session, out) and not _join(session, out, terminal.ask_line):
+        return 0
     if not session.state:
         return 0
     resend(session, out)
@@ -132,6 +121,19 @@ def web(session: Session, open_browser: bool) -> int:
         return 0
     serve(session, open_browser=open_browser)
     return 0
+
+
+def _loaded(session: Session, out: Output) -> bool:
+    """Load the seat's files; ``False`` (the reason printed) when there are none yet and
+    this player could send the join they wait for."""
+    try:
+        session.load()
+    except NotReady as exc:
+        if not session.can_join():
+            raise
+        out.line(exc.message)
+        return False
+    return True
 
 
 def _join(session: Session, out: Output, ask: Any) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 from arbiter.viewer import glossary, payload
 
-STATIC = ("viewer.css", "viewer.js")
+STATIC = ("viewer.css", "dom.js", "viewer.js")
 
 
 @dataclass
@@ -105,7 +105,7 @@ def build(root: Path, seat: str | None = None) -> Page:
         _asset("viewer.html")
         .replace("{{title}}", html.escape(heading))
         .replace("{{css}}", _asset("viewer.css"))
-        .replace("{{js}}", _asset("viewer.js") + "\n" + drawing(name))
+        .replace("{{js}}", _asset("dom.js") + "\n" + _asset("viewer.js") + "\n" + drawing(name))
         .replace("{{data}}", script_json(data))
     )
     return Page(text, chosen, len(data["entries"]))

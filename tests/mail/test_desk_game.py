@@ -120,10 +120,12 @@ def check_mailboxes(folder: Path, players: dict[str, Player], dovecot: Dovecot) 
 @pytest.mark.parametrize(
     ("engine", "seats", "cli"),
     [
-        # Three seats and ~150 turns: two minutes on two cores, so with the slow suites
-        # (the default suite keeps the Mottainai game; tests/play plays by mail too).
-        pytest.param("motcoin", ["alice", "bob", "carol"], False, marks=pytest.mark.slow),
-        ("mottainai", ["alice", "bob"], False),
+        # Whole games by mail take a minute or more each on two cores: Mottainai with the
+        # slow suites, the 3-seat Mot Coin game with benchmarks/full.sh (tests/play plays
+        # whole games by mail through arbiter play with the slow suites too).
+        pytest.param("motcoin", ["alice", "bob", "carol"], False,
+                     marks=[pytest.mark.slow, pytest.mark.full]),
+        pytest.param("mottainai", ["alice", "bob"], False, marks=pytest.mark.slow),
         # The desk as its own process each round: ~3 minutes on two cores (benchmarks/full.sh).
         pytest.param("motcoin", ["alice", "bob", "carol"], True,
                      marks=[pytest.mark.slow, pytest.mark.full]),

@@ -13,7 +13,7 @@ from .e2e import Players, play_to_the_end, waiting_in
 
 GAMES = [
     pytest.param("mottainai", ("alice", "bob"), marks=pytest.mark.slow),
-    pytest.param("momiji", ("alice", "bob"), marks=pytest.mark.slow),
+    pytest.param("momiji", ("alice", "bob"), marks=[pytest.mark.slow, pytest.mark.full]),
     # ~2 minutes on two cores: benchmarks/full.sh runs it.
     pytest.param("motcoin", ("alice", "bob", "carol"), marks=[pytest.mark.slow, pytest.mark.full]),
 ]

@@ -60,7 +60,8 @@ CASES = [
     ("mottainai", 3, 2, True),
     ("momiji", 2, 2, True),
     ("momiji", 4, 4, True),
-    ("motcoin", 3, 8, False),
+    # Twenty seconds, and the case where nothing can follow: with the slow suites.
+    pytest.param("motcoin", 3, 8, False, marks=pytest.mark.slow),
 ]
 
 

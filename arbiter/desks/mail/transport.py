@@ -273,17 +273,22 @@ class Outbox:
         self.config = config
         self.smtp: smtplib.SMTP | None = None
 
+    def _open(self) -> smtplib.SMTP:
+        """Connect, with TLS as configured (certificates checked); not logged in yet."""
+        config = self.config
+        if config.tls == "tls":
+            return smtplib.SMTP_SSL(
+                config.host, config.port, context=tls_context(config), timeout=60
+            )
+        smtp = smtplib.SMTP(config.host, config.port, timeout=60)
+        if config.tls == "starttls":
+            smtp.starttls(context=tls_context(config))
+        return smtp
+
     def _connect(self) -> smtplib.SMTP:
         config = self.config
         try:
-            if config.tls == "tls":
-                smtp: smtplib.SMTP = smtplib.SMTP_SSL(
-                    config.host, config.port, context=tls_context(config), timeout=60
-                )
-            else:
-                smtp = smtplib.SMTP(config.host, config.port, timeout=60)
-                if config.tls == "starttls":
-                    smtp.starttls(context=tls_context(config))
+            smtp = self._open()
             if config.user is not None:
                 smtp.login(config.user, config.password or "")
         except (OSError, smtplib.SMTPException) as exc:

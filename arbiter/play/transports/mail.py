@@ -438,14 +438,7 @@ class _PlayerOutbox(Outbox):
     def _connect(self) -> smtplib.SMTP:
         config = self.config
         try:
-            if config.tls == "tls":
-                smtp: smtplib.SMTP = smtplib.SMTP_SSL(
-                    config.host, config.port, context=tls_context(config), timeout=60
-                )
-            else:
-                smtp = smtplib.SMTP(config.host, config.port, timeout=60)
-                if config.tls == "starttls":
-                    smtp.starttls(context=tls_context(config))
+            smtp = self._open()
         except (OSError, smtplib.SMTPException) as exc:
             raise NotReady(
                 f"cannot reach the SMTP server {config.host}:{config.port} ({_short(exc)}): "

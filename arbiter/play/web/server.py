@@ -84,7 +84,7 @@ def static_files() -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     viewer = resources.files("arbiter.viewer") / "static"
     for item in viewer.iterdir():
-        if item.name == "viewer.css" or (
+        if item.name in ("viewer.css", "dom.js") or (
             item.name.startswith("draw_") and item.name.endswith(".js")
         ):
             files[item.name] = item.read_bytes()

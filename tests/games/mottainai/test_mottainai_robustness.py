@@ -256,6 +256,7 @@ def test_random_playouts_use_every_effect(default_run):
 
 
 @pytest.mark.slow
+@pytest.mark.full  # ~3 minutes on two cores: benchmarks/full.sh (the default run plays 500)
 def test_slow_random_playouts_with_every_card():
     run = playouts(SLOW_SEEDS)
     assert run.errors == []

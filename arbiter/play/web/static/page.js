@@ -18,47 +18,9 @@ var ArbiterDraw = {};
   var busy = false;      // a POST is on its way: further picks wait for its answer
   var lost = false;      // the server stopped answering /events
 
-  /* -- building DOM (the replay page's helpers: its drawings call them) --------------- */
-
-  function h(tag, attrs) {
-    var node = document.createElement(tag);
-    if (attrs) {
-      Object.keys(attrs).forEach(function (name) {
-        var value = attrs[name];
-        if (value === null || value === undefined || value === false) return;
-        if (name === "text") node.textContent = String(value);
-        else node.setAttribute(name, value === true ? "" : String(value));
-      });
-    }
-    for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
-    return node;
-  }
-
-  function append(node, child) {
-    if (child === null || child === undefined || child === false) return;
-    if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
-    if (typeof child === "string" || typeof child === "number") {
-      node.appendChild(document.createTextNode(String(child)));
-      return;
-    }
-    node.appendChild(child);
-  }
-
-  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
-
-  function $(id) { return document.getElementById(id); }
-
-  function zone(name, label, items, empty) {
-    var row = h("div", {class: "cards"}, items);
-    if (!items || !items.length) append(row, h("span", {class: "empty", text: empty || "—"}));
-    return h("div", {class: "zone", "data-zone": name},
-      h("span", {class: "zone-label", text: label}), row);
-  }
-
-  function badge(cls, label, value) {
-    return h("span", {class: "badge " + cls + "-badge"},
-      label + " ", h("span", {class: cls, text: String(value)}));
-  }
+  /* -- building DOM (the replay page's dom.js: its drawings call the same) ---------- */
+  var h = ArbiterDom.h, append = ArbiterDom.append, clear = ArbiterDom.clear;
+  var $ = ArbiterDom.$, zone = ArbiterDom.zone, badge = ArbiterDom.badge;
 
   function setText(node, text) {
     // Only a real change: a live region re-announces whatever is written to it.
