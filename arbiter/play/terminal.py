@@ -111,10 +111,13 @@ class Terminal:
             waiting = session.waiting_line()
             if waiting is not None:
                 if self._offer_join(waiting):
+                    self.draw(session.state)  # the game has started: its first table
                     continue
                 state = session.state
                 joinable = state["status"] == "joining" and state["seat"] in state["waiting_for"]
-                if self.sent or joinable or state["status"] == "over":
+                if self.sent or joinable:
+                    return 0  # where things stand was said after the send, or the offer
+                if state["status"] == "over":
                     self.out.line("")
                     self.out.line(waiting)
                     return 0
@@ -277,7 +280,7 @@ class Terminal:
             self.draw(session.state)
             return False
         self.sent += 1
-        self.out.line(f"signed and sent {sent.name}: {sent.where}")
+        self.out.line(f"signed and sent: {sent.where}")  # the line names the file
         return self._after_send()
 
     def _after_send(self) -> bool | None:
