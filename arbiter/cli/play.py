@@ -33,7 +33,10 @@ class _DefaultGroup(TyperGroup):
 
 
 app = typer.Typer(
-    help="Play your games: one command per decision, by desk, mail or git.",
+    help="Play your games: one command per decision, by desk, mail or git.\n\n"
+    "`arbiter play add GAME.JSON --seat S --key K --via desk|mail|git` once per game; then "
+    "`arbiter play` opens the game waiting for you, `arbiter play GAME` one game (`--web`: "
+    "in a local browser page), `arbiter play list` shows them all. docs/player-guide.md.",
     cls=_DefaultGroup,
     rich_markup_mode=None,
 )
