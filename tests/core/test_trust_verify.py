@@ -30,7 +30,15 @@ SMALL = {"cards": "4", "hand": "1"}
 # -- 1. a finished game verifies before its reveal ------------------------------------------
 
 
-@pytest.mark.parametrize("engine", [*registry.BUILTIN, "tally"])
+# Mot Coin's whole game (3 seats, ~150 entries) takes a quarter of a minute: with the
+# slow suites; the others keep the default run under ten minutes.
+ENGINES = [
+    pytest.param(name, marks=pytest.mark.slow) if name == "motcoin" else name
+    for name in [*registry.BUILTIN, "tally"]
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_finished_game_verifies_before_the_reveal(engine: str, tmp_path: Path) -> None:
     """The result table's columns come from the engine, not from the sorted state file."""
     info = registry.get(engine).info
