@@ -65,7 +65,18 @@ def status(
     elif state["prompt"] is not None:
         out.line(f"waiting for {state['prompt']['seat']}: {state['prompt']['kind']}")
     clock = info["deadline"]
-    if clock is not None:
+    if clock is not None and clock["timeout_owed"]:
+        out.line(
+            f"deadline: {clock['seat']} is overdue since {clock['due']} (grace ended "
+            f"{clock['final']}): `arbiter timeout` applies {clock['policy']} (waiting since "
+            f"{clock['since']})"
+        )
+    elif clock is not None and clock["overdue"]:
+        out.line(
+            f"deadline: {clock['seat']} is overdue since {clock['due']}, in the grace until "
+            f"{clock['final']}; then {clock['policy']} (waiting since {clock['since']})"
+        )
+    elif clock is not None:
         grace = f", grace until {clock['final']}" if clock["final"] != clock["due"] else ""
         out.line(
             f"deadline: {clock['seat']} has until {clock['due']}{grace}; then {clock['policy']} "
@@ -88,15 +99,23 @@ def _deadline(manifest: dict[str, Any], state: dict[str, Any], since: str | None
         terms = terms_of(manifest)
     except (KeyError, TypeError):
         return None
+    from arbiter.core.clock import now_utc
+    from arbiter.core.deadlines import at_or_after
+
     if terms is None or since is None or state["status"] != "playing" or not state["prompt"]:
         return None
+    due, final, now = terms.due(since), terms.final(since), now_utc()
     return {
         "seat": state["prompt"]["seat"],
         "since": since,
-        "due": terms.due(since),
+        "due": due,
         "half": terms.half(since),
-        "final": terms.final(since),
+        "final": final,
         "policy": terms.on_timeout,
+        # Past the deadline (the grace running) or past the grace (the policy is owed):
+        # read from the referee's clock, as `arbiter timeout` reads it.
+        "overdue": at_or_after(now, due),
+        "timeout_owed": at_or_after(now, final),
     }
 
 

@@ -314,6 +314,27 @@ def repair(root: Path) -> list[Path]:
 # -- submit ---------------------------------------------------------------------------
 
 
+def _stale_message(chain: list[dict[str, Any]], after: str, seat: str, what: str) -> str:
+    """Why a move signed against ``after`` is stale, in the words the seat needs: when the
+    referee recorded a timeout for the seat since that head, say when and what it applied
+    (issue 27); else the plain "old head" answer."""
+    seq = len(chain) - 1
+    since = next((n for n, entry in enumerate(chain) if entry["hash"] == after), None)
+    if since is not None:
+        for entry in chain[since + 1 :]:
+            if entry["kind"] == "timeout" and entry["seat"] == seat:
+                when = f" at {entry['time']}" if "time" in entry else ""
+                applied = entry["summary"][0] if entry["summary"] else "its timeout policy"
+                return (
+                    f"{what}: you timed out{when}; the referee applied it at entry "
+                    f"#{entry['seq']} ({applied}); take your new state file (entry #{seq})"
+                )
+    return (
+        f"{what} was built against an old chain head; the head is now entry #{seq}: "
+        "take your new state file and build the move again"
+    )
+
+
 def submit(root: Path, data: bytes, what: str, now: str | None = None) -> Accepted:
     """Judge one join or move file; on success append it and republish every view.
 
@@ -388,10 +409,7 @@ def _submit(
             if table.over:
                 raise GameOver("the game is over: no more moves are accepted")
             if obj["after"] != prev:
-                raise StaleHead(
-                    f"{what} was built against an old chain head; the head is now entry #{rebuilt.seq}: "
-                    "take your new state file and build the move again"
-                )
+                raise StaleHead(_stale_message(rebuilt.chain, obj["after"], seat, what))
             produced = table.move(seq, seat, list(obj["actions"]))
         stamp = _stamp(manifest, rebuilt, now)
         entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public, stamp)

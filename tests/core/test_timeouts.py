@@ -16,7 +16,14 @@ from cli.clikit import arbiter, subprocess_env
 from helpers.tables import CREATED, REFEREE_SEED, SECRET, Table, make_keys, snapshot
 
 from arbiter.core import deadlines
-from arbiter.core.errors import GameOver, NotReady, SchemaViolation, UsageError, VerificationFailed
+from arbiter.core.errors import (
+    GameOver,
+    NotReady,
+    SchemaViolation,
+    StaleHead,
+    UsageError,
+    VerificationFailed,
+)
 from arbiter.core.player import make_move
 from arbiter.core.referee import new_game, reveal, submit, timeout
 from arbiter.core.replay import verify
@@ -292,3 +299,48 @@ def test_a_timeout_whose_decisions_are_not_the_policys_fails_verify(tmp_path, mo
     reveal(table.root, force=True)
     with pytest.raises(VerificationFailed, match="not what its policy decides"):
         verify(table.root)
+
+
+def test_status_says_overdue_once_the_deadline_passed(tmp_path):
+    """Issue 27, item 5: `arbiter status` no longer says "has until" a time gone by."""
+    table = _game(tmp_path)
+    before = _at("2026-01-03T00:00:00Z", "status", table.root)
+    assert "deadline: alice has until 2026-01-04T00:00:00Z, grace until" in before.stdout
+    graced = _at("2026-01-04T12:00:00Z", "status", table.root)
+    assert ("deadline: alice is overdue since 2026-01-04T00:00:00Z, in the grace until "
+            "2026-01-05T00:00:00Z; then pass") in graced.stdout
+    owed = _at("2026-01-05T00:00:00Z", "status", table.root, "--json")
+    clock = json.loads(owed.stdout)["deadline"]
+    assert clock["overdue"] and clock["timeout_owed"]
+    text = _at("2026-01-05T00:00:00Z", "status", table.root).stdout
+    assert "is overdue since 2026-01-04T00:00:00Z (grace ended 2026-01-05T00:00:00Z): " \
+        "`arbiter timeout` applies pass" in text
+
+
+def test_a_move_after_the_seats_timeout_says_so(tmp_path):
+    """Issue 27, item 5: the late move of a seat that timed out is refused with when and
+    what the referee applied, not the generic stale answer."""
+    table = _game(tmp_path)
+    seat = table.turn()
+    late = make_move(table.state(seat), table.keys[seat], [table.state(seat)["legal"][0]])
+    applied = timeout(table.root, now="2026-01-05T00:00:01Z")
+    assert applied.timed_out
+    before = snapshot(table.root)
+    with pytest.raises(StaleHead) as exc:
+        table.submit_obj(late, "late.json")
+    chain = [json.loads(line) for line in table.gd.chain.read_text().splitlines()]
+    record = chain[-1]
+    assert exc.value.message == (
+        f"late.json: you timed out at {record['time']}; the referee applied it at entry "
+        f"#{record['seq']} ({record['summary'][0]}); take your new state file (entry "
+        f"#{len(chain) - 1})"
+    )
+    assert snapshot(table.root) == before
+    # Any other stale move keeps the plain answer.
+    other = next(s for s in table.seats if s != seat)
+    legal = table.state(other)["legal"]
+    assert len(legal) > 1
+    old = make_move(table.state(other), table.keys[other], [legal[-1]])
+    table.play(other, legal[0])
+    with pytest.raises(StaleHead, match="was built against an old chain head"):
+        table.submit_obj(old, "old.json")
