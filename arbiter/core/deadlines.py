@@ -104,6 +104,11 @@ def _format(seconds: int) -> str:
     return f"{y:04d}-{m:02d}-{d:02d}T{rest // 3600:02d}:{rest % 3600 // 60:02d}:{rest % 60:02d}Z"
 
 
+def seconds_between(start: str, end: str) -> int:
+    """``end - start`` in seconds (negative when ``end`` comes first)."""
+    return _parse(end) - _parse(start)
+
+
 def add(time: str, seconds: int) -> str:
     """Return ``time`` plus ``seconds``, in the same form."""
     return _format(_parse(time) + seconds)

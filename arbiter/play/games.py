@@ -35,13 +35,6 @@ class Row:
         return dict(self.__dict__)
 
 
-def seconds_between(start: str, end: str) -> int:
-    """``end - start`` in seconds, both referee clock strings."""
-    from arbiter.core.deadlines import _parse
-
-    return _parse(end) - _parse(start)
-
-
 def describe_left(seconds: int | None) -> str:
     if seconds is None:
         return "-"
@@ -61,7 +54,7 @@ def row_for(
     now: str,
 ) -> Row:
     """Build one row; ``fetch`` returns (the seat's state file, the last entry's time)."""
-    from arbiter.core.deadlines import terms_of
+    from arbiter.core.deadlines import seconds_between, terms_of
 
     try:
         state, time = fetch()

@@ -104,10 +104,19 @@ class Session:
         own_state(state)
         return state
 
-    def _adopt(self, fetched: Fetched) -> None:
+    def _moved(self, fresh: Fetched) -> dict[str, Any] | None:
+        """The fetched state file when its head differs from the one held, else ``None``.
+        The same bytes are not parsed again: parsing checks the view (a rebuilt world), and
+        the page fetches every few seconds."""
+        if self.fetched is not None and fresh.state == self.fetched.state:
+            return None
+        state = self._parse(fresh)
+        return None if self.state and state["head"] == self.state["head"] else state
+
+    def _adopt(self, fetched: Fetched, state: dict[str, Any] | None = None) -> None:
         from arbiter.core.viewcheck import known_engine
 
-        state = self._parse(fetched)
+        state = state if state is not None else self._parse(fetched)
         last_seen = self.seen.last_seen() if self.seen is not None else None
         self._last_seen_before = last_seen
         self.fetched, self.state = fetched, state
@@ -244,8 +253,9 @@ class Session:
             raise UsageError("signing needs your key: pass it with --key")
         before = self.state
         fresh = self.transport.fetch()
-        if self._parse(fresh)["head"] != before["head"]:
-            self._adopt(fresh)
+        moved = self._moved(fresh)
+        if moved is not None:
+            self._adopt(fresh, moved)
             raise Moved(
                 f"the game moved on since your state file (entry #{before['seq']} → "
                 f"#{self.state['seq']}): nothing was signed; read what happened and decide "
@@ -314,9 +324,10 @@ class Session:
     def adopt(self, fresh: Fetched) -> bool:
         """Take files fetched apart from this session (the page's background fetch, so a
         slow server does not hold up the page); return whether the head moved."""
-        if self.state and self._parse(fresh)["head"] == self.state["head"]:
+        moved = self._moved(fresh)
+        if moved is None:
             return False
-        self._adopt(fresh)
+        self._adopt(fresh, moved)
         return True
 
     # -- for the web page -------------------------------------------------------------

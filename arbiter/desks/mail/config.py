@@ -119,22 +119,33 @@ def _smtp(smtp_raw: dict[str, Any], base: Path) -> Smtp:
     return Smtp(**_server(smtp_raw, "smtp", base, {"tls": 465, "starttls": 587}, 25), sender=sender)
 
 
-def load(path: Path) -> Config:
-    """Read and check a configuration file; raise ``UsageError`` naming the bad key."""
+def load_mailboxes(path: Path) -> tuple[Imap, Smtp]:
+    """Read only ``[imap]`` and ``[smtp]`` (a player's own mailbox and sender: `arbiter
+    play` by mail needs no ``[desk]``)."""
     raw, base = _read(path)
-    imap_raw = _section(raw, "imap")
-    smtp_raw = _section(raw, "smtp")
-    desk_raw = _section(raw, "desk")
+    return _imap(_section(raw, "imap"), base), _smtp(_section(raw, "smtp"), base)
+
+
+def _imap(imap_raw: dict[str, Any], base: Path) -> Imap:
     _only(imap_raw, "imap.", {*_SERVER_KEYS, "mailbox", "processed", "rejected", "quarantine"})
-    _only(desk_raw, "desk.", {"games", "poll_seconds", "observers", "max_per_sender"})
-    where = shown(path)
-    imap = Imap(
+    return Imap(
         **_server(imap_raw, "imap", base, {"tls": 993}, 143),
         mailbox=_text(imap_raw, "imap.mailbox", None) or "INBOX",
         processed=_text(imap_raw, "imap.processed", None) or "processed",
         rejected=_text(imap_raw, "imap.rejected", None) or "rejected",
         quarantine=_text(imap_raw, "imap.quarantine", None) or "quarantine",
     )
+
+
+def load(path: Path) -> Config:
+    """Read and check a configuration file; raise ``UsageError`` naming the bad key."""
+    raw, base = _read(path)
+    imap_raw = _section(raw, "imap")
+    smtp_raw = _section(raw, "smtp")
+    desk_raw = _section(raw, "desk")
+    imap = _imap(imap_raw, base)
+    _only(desk_raw, "desk.", {"games", "poll_seconds", "observers", "max_per_sender"})
+    where = shown(path)
     smtp = _smtp(smtp_raw, base)
     games = _text(desk_raw, "desk.games", None)
     if games is None:

@@ -54,20 +54,9 @@ def load_player_config(path: Path) -> PlayerMail:
     """Read the player's TOML: the ``[smtp]`` and ``[imap]`` sections of the desk's
     format (``arbiter/desks/mail/config.py``; passwords only from a file or a variable).
     A bad file is one ``UsageError`` line naming the key."""
-    from arbiter.desks.mail import config
+    from arbiter.desks.mail.config import load_mailboxes
 
-    # The desk's own readers, section by section: a player has no [desk] section, which
-    # config.load requires.
-    raw, base = config._read(path)
-    imap_raw = config._section(raw, "imap")
-    config._only(
-        imap_raw, "imap.", {*config._SERVER_KEYS, "mailbox", "processed", "rejected", "quarantine"}
-    )
-    imap = Imap(
-        **config._server(imap_raw, "imap", base, {"tls": 993}, 143),
-        mailbox=config._text(imap_raw, "imap.mailbox", None) or "INBOX",
-    )
-    smtp = config._smtp(config._section(raw, "smtp"), base)
+    imap, smtp = load_mailboxes(path)
     return PlayerMail(imap, smtp, path)
 
 
