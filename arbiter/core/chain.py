@@ -51,6 +51,10 @@ def line(entry: dict[str, Any]) -> bytes:
 
 
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+# Every kind of entry (docs/chain.md); the life of a long game added the last five.
+KINDS = frozenset(
+    ("genesis", "join", "move", "timeout", "resign", "propose-end", "answer", "handover", "appoint")
+)
 _SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _KEYS = ("digest", "format", "hash", "kind", "prev", "seat", "seq", "summary")
 # Games with deadlines stamp every entry with the referee's clock; "time" sorts last, so
@@ -74,7 +78,8 @@ def _well_formed(entry: Any) -> bool:
         entry["format"] == CHAIN_FORMAT
         and type(entry["seq"]) is int
         and entry["seq"] >= 0
-        and entry["kind"] in ("genesis", "join", "move", "timeout")
+        and isinstance(entry["kind"], str)
+        and entry["kind"] in KINDS
         and (
             entry["seat"] is None
             or (isinstance(entry["seat"], str) and _SEAT.fullmatch(entry["seat"]) is not None)

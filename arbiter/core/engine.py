@@ -231,6 +231,12 @@ class Engine(ABC):
         """
         raise NotImplementedError(f"{self.info.name} declares no default decision")
 
+    def leave(self, state: Any, seat: str) -> list[Event]:
+        """A seat resigned and the game goes on without it (docs/game-life.md §1): change
+        the state as the engine's ruling says and return what happened. The core then takes
+        the default decision for it whenever it would decide. Default: nothing changes."""
+        return []
+
     def provisional_outcome(self, state: Any) -> Outcome:
         """Return the result as if the game ended now, scored as the final scoring would
         count the present table (a forfeit ends a game early with it; the forfeiting seat

@@ -23,3 +23,11 @@ REVEAL_FORMAT = "arbiter.reveal/1"
 SEALED_INDEX_FORMAT = "arbiter.sealed/1"
 SEALED_RECORD_FORMAT = "arbiter.sealed-record/1"
 TIMEOUT_FORMAT = "arbiter.timeout/1"
+
+# The life of a long game (issue 27, docs/game-life.md): files a seat signs besides its
+# moves, and the referee's appointment of a substitute. Each has its own SSHSIG namespace.
+RESIGN_FORMAT = "arbiter.resign/1"
+PROPOSE_END_FORMAT = "arbiter.propose-end/1"
+ANSWER_FORMAT = "arbiter.answer/1"
+HANDOVER_FORMAT = "arbiter.handover/1"
+APPOINT_FORMAT = "arbiter.appoint/1"

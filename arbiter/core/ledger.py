@@ -22,6 +22,10 @@ FILE_KINDS = {
     "arbiter.join/2": ("join", "join"),
     "arbiter.join/1": ("join", "join-v1"),
     "arbiter.move/1": ("move", "move"),
+    "arbiter.resign/1": ("resign", "resign"),
+    "arbiter.propose-end/1": ("propose-end", "propose-end"),
+    "arbiter.answer/1": ("answer", "answer"),
+    "arbiter.handover/1": ("handover", "handover"),
 }
 MANIFEST_SCHEMAS = {MANIFEST_FORMAT: "manifest", MANIFEST_FORMAT_1: "manifest-v1"}
 

@@ -155,6 +155,12 @@ class Manifest(_ManifestTerms):
     deadline: DeadlineTerms | None = None
     """Deadline terms (`arbiter new --deadline`); absent: no deadline. With them, every
     chain entry records the referee's clock as `time` (docs/tournaments.md)."""
+    takebacks: Literal["none", "consent"] | None = None
+    """Whether a seat may take back its decisions with the consent of every seat they
+    concern (`arbiter new --takebacks`, docs/game-life.md §4); absent: none."""
+    substitutes: bool | None = None
+    """True (`arbiter new --substitutes`): the referee may appoint a substitute with a new
+    key for a seat that timed out or resigned (docs/game-life.md §1); absent: false."""
     arbiter: str | None = Field(default=None, max_length=32)
     """The arbiter release that created the game: `arbiter verify` names it when the
     installed engines differ (docs/tournaments.md, "Archives")."""
@@ -202,7 +208,7 @@ class Receipt(Strict):
     game: GameId
     seq: int = Field(ge=1)
     """The chain entry the accepted file became."""
-    kind: Literal["join", "move"]
+    kind: Literal["join", "move", "resign", "propose-end", "answer", "handover"]
     seat: SeatId
     hash: Digest
     """That entry's hash: it fixes every entry before it too."""
@@ -252,6 +258,85 @@ class TimeoutFile(Strict):
     """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
 
 
+class ResignFile(Strict):
+    """A seat resigns (namespace arbiter-resign): accepted at any time, even out of turn.
+
+    With two seats playing the game ends and the seat is ranked last; with more, the seat
+    leaves, ranked last, and the engine's ruling says what becomes of its turns."""
+
+    format: Literal["arbiter.resign/1"]
+    game: GameId
+    seat: SeatId
+    after: Digest
+    """A head of this chain the seat had seen (any, not only the latest: never stale)."""
+    signature: Armored
+    """SSHSIG by the seat's key over this object without `signature`."""
+
+
+class ProposeEndFile(Strict):
+    """A seat proposes to end the game now (namespace arbiter-propose): scored as it
+    stands, or abandoned with no result. It takes effect when every other seat still
+    playing accepts, and lapses at the next move or a decline."""
+
+    format: Literal["arbiter.propose-end/1"]
+    game: GameId
+    seat: SeatId
+    after: Digest
+    """The chain head: a proposal is about the game as it stands there."""
+    result: Literal["score", "abandon"]
+    """score: the engine's scoring and tie-breaks applied now; abandon: no result."""
+    signature: Armored
+    """SSHSIG by the seat's key over this object without `signature`."""
+
+
+class AnswerFile(Strict):
+    """A seat's answer to an open request (namespace arbiter-answer): an end proposal or
+    a takeback, named by the hash of its chain entry."""
+
+    format: Literal["arbiter.answer/1"]
+    game: GameId
+    seat: SeatId
+    request: Digest
+    """The digest of the request's signed file: the `digest` of its chain entry (a
+    state file's `pending.request`)."""
+    answer: Literal["accept", "decline"]
+    signature: Armored
+    """SSHSIG by the seat's key over this object without `signature`."""
+
+
+class HandoverFile(Strict):
+    """A seat hands itself over to a substitute's key (namespace arbiter-handover), signed
+    by the key it holds now. From the next entry on, the seat's files are signed by the
+    new key and sealed to it."""
+
+    format: Literal["arbiter.handover/1"]
+    game: GameId
+    seat: SeatId
+    after: Digest
+    """The chain head when it was signed."""
+    key: PublicKey
+    """The substitute's public key."""
+    signature: Armored
+    """SSHSIG by the seat's current key over this object without `signature`."""
+
+
+class AppointFile(Strict):
+    """The referee appoints a substitute for a seat (namespace arbiter-appoint), when
+    game.json allows it (`substitutes`) and the seat timed out or resigned."""
+
+    format: Literal["arbiter.appoint/1"]
+    game: GameId
+    seat: SeatId
+    after: Digest
+    """The chain head when it was signed."""
+    key: PublicKey
+    """The substitute's public key."""
+    reason: int = Field(ge=1)
+    """The number of the chain entry that allows it: that seat's timeout or resignation."""
+    signature: Armored
+    """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
+
+
 class Decision(BaseModel):
     """One engine decision; the engine's own schema checks the rest."""
 
@@ -280,7 +365,17 @@ class ChainEntry(Strict):
     format: Literal["arbiter.chain/1"]
     seq: int = Field(ge=0)
     """0 is the genesis entry (the manifest); then one per accepted file."""
-    kind: Literal["genesis", "join", "move", "timeout"]
+    kind: Literal[
+        "genesis",
+        "join",
+        "move",
+        "timeout",
+        "resign",
+        "propose-end",
+        "answer",
+        "handover",
+        "appoint",
+    ]
     seat: SeatId | None
     prev: Digest | None
     """Hash of the previous entry (null for genesis)."""
@@ -312,6 +407,22 @@ class OutcomeModel(Strict):
     tiebreak: str | None
 
 
+class PendingModel(Strict):
+    """An open request in a state file: answer it with `arbiter answer`."""
+
+    kind: Literal["propose-end"]
+    request: Digest
+    """The digest of the request's signed file (its chain entry's `digest`): an answer
+    file names it."""
+    seq: int = Field(ge=1)
+    seat: str
+    """The seat that asked."""
+    result: Literal["score", "abandon"] | None
+    accepted: list[str]
+    waiting_for: list[str]
+    """Seats whose answer it still needs."""
+
+
 class StateFile(Strict):
     """`players/<seat>/state.json` and `public/state.json`: one viewer's whole picture."""
 
@@ -333,6 +444,11 @@ class StateFile(Strict):
     view: dict[str, Any] | None
     """The engine's redacted view (null before setup)."""
     outcome: OutcomeModel | None
+    pending: PendingModel | None = None
+    """An open request every seat should see (an end proposal), with who has accepted
+    and who is still to answer; absent when there is none."""
+    resigned: list[str] | None = None
+    """Seats that resigned, in the order they did; absent when none did."""
 
 
 class RevealFile(Strict):
@@ -356,6 +472,11 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "sealed-index": SealedIndex,
     "timeout": TimeoutFile,
     "move": MoveFile,
+    "resign": ResignFile,
+    "propose-end": ProposeEndFile,
+    "answer": AnswerFile,
+    "handover": HandoverFile,
+    "appoint": AppointFile,
     "chain-entry": ChainEntry,
     "state": StateFile,
     "reveal": RevealFile,

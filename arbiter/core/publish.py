@@ -16,9 +16,15 @@ from arbiter.core import views
 from arbiter.core.chain import iter_chain
 from arbiter.core.engine import Engine
 from arbiter.core.errors import Tampered
-from arbiter.core.formats import JOIN_FORMAT, JOIN_FORMAT_1, TIMEOUT_FORMAT
+from arbiter.core.formats import (
+    APPOINT_FORMAT,
+    JOIN_FORMAT,
+    JOIN_FORMAT_1,
+    MOVE_FORMAT,
+    TIMEOUT_FORMAT,
+)
 from arbiter.core.gamedir import GameDir, fsync_dir
-from arbiter.core.ledger import Records
+from arbiter.core.ledger import FILE_KINDS, Records
 from arbiter.core.table import EntryLines, Table
 
 JOIN_FORMATS = (JOIN_FORMAT, JOIN_FORMAT_1)
@@ -43,13 +49,26 @@ class Rebuilt:
         return len(self.chain) - 1
 
 
-def apply_record(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
-    """Apply one accepted join, move or timeout file to the table."""
-    if record["format"] in JOIN_FORMATS:
+def apply_record(
+    table: Table, seq: int, record: dict[str, Any], file_digest: str = ""
+) -> EntryLines:
+    """Apply one accepted file to the table (``file_digest``: its chain entry's digest).
+
+    The files of a game's life (resign, proposals, answers, handovers, appointments) were
+    judged when they were accepted (``arbiter.core.life``); replayed here, they apply."""
+    from arbiter.core import life
+
+    fmt = record["format"]
+    if fmt in JOIN_FORMATS:
         return table.join(record["seat"], bytes.fromhex(record["entropy"]))
-    if record["format"] == TIMEOUT_FORMAT:
+    if fmt == TIMEOUT_FORMAT:
         return apply_timeout(table, seq, record)
-    return table.move(seq, record["seat"], list(record["actions"]))
+    if fmt == MOVE_FORMAT:
+        return table.move(seq, record["seat"], list(record["actions"]))
+    if fmt == APPOINT_FORMAT:
+        return life.apply_appointment(table, seq, record)
+    kind = FILE_KINDS[fmt][0]
+    return life.apply_seat_file(table, seq, kind, record, file_digest)
 
 
 def apply_timeout(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
@@ -97,7 +116,8 @@ def rebuild(
             if seq == 0:
                 produced = table.genesis()
             else:
-                produced = apply_record(table, seq, records.read(seq, entry["digest"]))
+                record = records.read(seq, entry["digest"])
+                produced = apply_record(table, seq, record, entry["digest"])
             chain.append(entry)
             lines.append(produced)
         extra = records.handle is not None and records.handle.read(1) != b""
@@ -175,18 +195,24 @@ def write_all(gd: GameDir, files: dict[Path, bytes]) -> list[Path]:
 
 
 def write_outputs(
-    gd: GameDir, manifest: dict[str, Any], files: dict[Path, bytes], seq: int, head: str
+    gd: GameDir,
+    manifest: dict[str, Any],
+    files: dict[Path, bytes],
+    seq: int,
+    head: str,
+    keys: dict[str, str] | None = None,
 ) -> list[Path]:
     """Write the published files of entry ``seq``; return those written.
 
-    In a sealed game each seat's files are sealed to its key first, and the referee's
-    signed index of them comes last (``arbiter.core.sealed_files``).
+    In a sealed game each seat's files are sealed to its key first (``keys``: the key each
+    seat holds at that entry, after any handover), and the referee's signed index of them
+    comes last (``arbiter.core.sealed_files``).
     """
     from arbiter.core import sealed_files
 
     if not sealed_files.is_sealed_game(manifest):
         return write_all(gd, files)
-    rest, written = sealed_files.write_sealed(gd, manifest, files)
+    rest, written = sealed_files.write_sealed(gd, manifest, files, keys)
     rest = {path: data for path, data in rest.items() if path != gd.sealed_index}
     written += write_all(gd, rest)
     written += write_all(gd, {gd.sealed_index: sealed_files.index(gd, manifest, seq, head)})

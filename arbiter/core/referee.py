@@ -33,7 +33,7 @@ from arbiter.core.errors import (
 )
 from arbiter.core.formats import JOIN_FOR_MANIFEST, MANIFEST_FORMAT, REVEAL_FORMAT, SEAT_ID
 from arbiter.core.gamedir import PUBLIC_DIR, GameDir, building
-from arbiter.core.ledger import classify, load_manifest, seat_keys
+from arbiter.core.ledger import classify, load_manifest
 from arbiter.core.publish import Rebuilt, outputs, rebuild, write_outputs
 from arbiter.core.rng import commitment
 from arbiter.core.safeio import open_nofollow_read
@@ -298,7 +298,7 @@ def heal(gd: GameDir) -> Present:
             repaired.append(gd.reveal_signed)
     table = rebuilt.table
     files = outputs(gd, manifest, table, rebuilt.lines, rebuilt.seq, rebuilt.head, record)
-    repaired += write_outputs(gd, manifest, files, rebuilt.seq, rebuilt.head)
+    repaired += write_outputs(gd, manifest, files, rebuilt.seq, rebuilt.head, table.life.keys)
     repaired += receipts.write(gd, manifest, rebuilt.chain)
     return Present(manifest, manifest_digest, rebuilt, record, repaired)
 
@@ -367,7 +367,8 @@ def submit_deferred(
 def _submit(
     root: Path, data: bytes, what: str, now: str | None, sync: Callable[[], None] | None
 ) -> Accepted:
-    from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE, verify
+    from arbiter.core import life
+    from arbiter.core.signing import verify
 
     gd = GameDir(root)
     gd.require()
@@ -382,15 +383,15 @@ def _submit(
             raise WrongGame(
                 f"{what} is for game {obj['game']!r}, not {manifest['game']!r}: send it to its own game"
             )
-        keys = seat_keys(manifest)
+        # The key each seat holds now: a handover or an appointment changes it.
+        keys = rebuilt.table.life.keys
         seat = obj["seat"]
         if seat not in keys:
             raise UnknownSeat(
                 f"{what} names seat {seat!r}, which is not in this game (seats: {', '.join(keys)})"
             )
-        namespace = NAMESPACE_JOIN if kind == "join" else NAMESPACE_MOVE
         try:
-            verify(obj, keys[seat], namespace)
+            verify(obj, keys[seat], life.namespace(kind))
         except BadSignature as exc:
             raise BadSignature(f"{what}: {exc.message}") from None
         file_digest = digest(obj)
@@ -405,12 +406,16 @@ def _submit(
                 )
             _check_join_terms(manifest, obj, keys[seat], what)
             produced = table.join(seat, bytes.fromhex(obj["entropy"]))
-        else:
+        elif kind == "move":
             if table.over:
                 raise GameOver("the game is over: no more moves are accepted")
             if obj["after"] != prev:
                 raise StaleHead(_stale_message(rebuilt.chain, obj["after"], seat, what))
             produced = table.move(seq, seat, list(obj["actions"]))
+        else:
+            heads = {entry["hash"] for entry in rebuilt.chain}
+            life.check_seat_file(table, kind, obj, prev, rebuilt.seq, heads.__contains__)
+            produced = life.apply_seat_file(table, seq, kind, obj, file_digest)
         stamp = _stamp(manifest, rebuilt, now)
         entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public, stamp)
         chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
@@ -423,7 +428,7 @@ def _submit(
         if sync is not None:
             sync()
         gd.write(gd.chain, chain_bytes)
-        write_outputs(gd, manifest, files | receipt, seq, entry["hash"])
+        write_outputs(gd, manifest, files | receipt, seq, entry["hash"], table.life.keys)
         return Accepted(
             seq,
             kind,
@@ -489,7 +494,7 @@ def _refuse_duplicate(
             )
         # The same content by the same seat: a move cites the head before its entry.
         same_seat = entry["seat"] == obj["seat"] and entry["kind"] == kind
-        if same_seat and (kind == "join" or entry["prev"] == obj["after"]):
+        if same_seat and (kind == "join" or entry["prev"] == obj.get("after")):
             candidates.add(entry["seq"])
     if not candidates:
         return
@@ -550,7 +555,7 @@ def reveal(root: Path, force: bool = False) -> dict[str, Any]:
         # The record is the reveal's commit point: ``heal`` completes the rest after a crash.
         gd.write(gd.reveal_record, pretty(record))
         gd.write(gd.reveal_signed, _accepted_lines(gd, rebuilt.seq + 1))
-        write_outputs(gd, manifest, files, rebuilt.seq, rebuilt.head)
+        write_outputs(gd, manifest, files, rebuilt.seq, rebuilt.head, table.life.keys)
         return record
 
 
@@ -634,7 +639,7 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
         files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
         gd.write(gd.referee_signed, signed_bytes)
         gd.write(gd.chain, chain_bytes)  # the commit point, as in submit
-        write_outputs(gd, manifest, files, seq, entry["hash"])
+        write_outputs(gd, manifest, files, seq, entry["hash"], table.life.keys)
         waiting.timed_out = Accepted(
             seq,
             "timeout",
@@ -645,3 +650,75 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
             table.waiting_for(),
         )
         return waiting
+
+
+# -- appoint --------------------------------------------------------------------------
+
+
+def appoint(root: Path, seat: str, key: str, reason: int | None = None, now: str | None = None) -> Accepted:
+    """Appoint a substitute's ``key`` for ``seat`` after its timeout or resignation
+    (entry ``reason``; default: the seat's latest), as the referee's signed entry.
+
+    Only when game.json allows substitutes (``arbiter new --substitutes``). From the next
+    entry on the seat's files are signed by the new key and sealed to it.
+    """
+    from arbiter.core import life
+    from arbiter.core.formats import APPOINT_FORMAT
+    from arbiter.core.signing import NAMESPACE_APPOINT, read_public_key, sign
+
+    gd = GameDir(root)
+    gd.require()
+    with gd.locked():
+        present = heal(gd)
+        manifest, rebuilt = present.manifest, present.rebuilt
+        if present.reveal is not None:
+            raise GameOver("the game was revealed: nobody can be appointed")
+        table = rebuilt.table
+        if seat not in table.life.keys:
+            raise UnknownSeat(
+                f"seat {seat!r} is not in this game (seats: {', '.join(table.life.keys)})"
+            )
+        if reason is None:
+            reasons = [n for n, who in table.life.reasons.items() if who == seat]
+            if not reasons:
+                raise UsageError(
+                    f"{seat} has neither timed out nor resigned: a substitute is appointed "
+                    "only after one (the player may hand the seat over with `arbiter handover`)"
+                )
+            reason = max(reasons)
+        seq, prev = rebuilt.seq + 1, rebuilt.head
+        record: dict[str, Any] = {
+            "format": APPOINT_FORMAT,
+            "game": manifest["game"],
+            "seat": seat,
+            "after": prev,
+            "key": read_public_key(key),
+            "reason": reason,
+        }
+        life.check_appointment(table, record, prev)
+        if manifest.get("sealed"):
+            from arbiter.core import sealing
+
+            problem = sealing.recipient_problem(record["key"])
+            if problem is not None:
+                raise UsageError(f"the substitute's key: {problem}: a sealed game needs Ed25519 or RSA")
+        record["signature"] = sign(record, receipts.signing_key(gd), NAMESPACE_APPOINT)
+        validate("appoint", record, "the appointment")
+        produced = life.apply_appointment(table, seq, record)
+        stamp = _stamp(manifest, rebuilt, now)
+        entry = chainlib.make_entry(seq, "appoint", seat, prev, digest(record), produced.public, stamp)
+        chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
+        signed_bytes = _accepted_lines(gd, seq) + canonical(record) + b"\n"
+        files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
+        gd.write(gd.referee_signed, signed_bytes)
+        gd.write(gd.chain, chain_bytes)  # the commit point, as in submit
+        write_outputs(gd, manifest, files, seq, entry["hash"], table.life.keys)
+        return Accepted(
+            seq,
+            "appoint",
+            seat,
+            entry["hash"],
+            produced.public,
+            "over" if table.over else "playing",
+            table.waiting_for(),
+        )

@@ -22,7 +22,7 @@ from arbiter.core.canonical import parse_strict, pretty, sha256_hex
 from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest, time_of
 from arbiter.core.deadlines import Terms, terms_of
 from arbiter.core.errors import ArbiterError, NotReady, VerificationFailed
-from arbiter.core.formats import JOIN_FOR_MANIFEST, JOIN_FORMAT, TIMEOUT_FORMAT
+from arbiter.core.formats import APPOINT_FORMAT, JOIN_FOR_MANIFEST, JOIN_FORMAT, TIMEOUT_FORMAT
 from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
 from arbiter.core.publish import apply_record, apply_timeout
@@ -258,11 +258,13 @@ def _replay_entry(
     report: Report,
     signatures: bool,
     clock: Clock | None = None,
+    known: set[str] | frozenset[str] = frozenset(),
 ) -> tuple[EntryLines, str, str | None, str]:
     """Replay chain line ``seq`` from its signed file; return its lines, kind, seat, digest.
 
-    ``clock``: a game with deadlines, whose timeout entries are the referee's records."""
-    from arbiter.core.signing import NAMESPACE_JOIN, NAMESPACE_MOVE
+    ``clock``: a game with deadlines, whose timeout entries are the referee's records;
+    ``known``: the hashes of the entries before (a resignation may cite any of them)."""
+    from arbiter.core import life
     from arbiter.core.signing import verify as verify_signature
 
     if seq == 0:
@@ -280,15 +282,28 @@ def _replay_entry(
                 report.signatures += 1
             report.decisions += len(signed["actions"])
             return produced, "timeout", signed["seat"], file_digest
+        if signed.get("format") == APPOINT_FORMAT:
+            produced = _replay_appointment(table, seq, signed, head, manifest, signatures)
+            report.signatures += signatures
+            return produced, "appoint", signed["seat"], file_digest
         kind = classify(signed, f"signed file of entry #{seq}")
         if signed["game"] != manifest["game"]:
             raise _fail(f"entry #{seq}: the signed file does not match its chain entry")
         if signed["seat"] not in keys:
             raise _fail(f"entry #{seq}: seat {signed['seat']} is not a seat of game.json")
-        namespace = NAMESPACE_JOIN if kind == "join" else NAMESPACE_MOVE
         if signatures:
-            verify_signature(signed, keys[signed["seat"]], namespace)
+            # The key the seat held at this entry: handovers and appointments change it.
+            try:
+                verify_signature(signed, table.life.keys[signed["seat"]], life.namespace(kind))
+            except ArbiterError as exc:
+                raise _fail(
+                    f"entry #{seq}: the {kind} file is not signed by the key {signed['seat']} "
+                    f"held at that entry ({exc.message})"
+                ) from None
             report.signatures += 1
+        if kind in life.SEAT_KINDS:
+            life.check_seat_file(table, kind, signed, head, seq - 1, known.__contains__)
+            return life.apply_seat_file(table, seq, kind, signed, file_digest), kind, signed["seat"], file_digest
         if kind == "move" and signed["after"] != head:
             raise _fail(f"entry #{seq}: the move was not signed against the head before it")
         if kind == "join" and signed["manifest"] != manifest_digest:
@@ -376,6 +391,34 @@ def _replay_timeout(
     return apply_timeout(table, seq, record)
 
 
+def _replay_appointment(
+    table: Table,
+    seq: int,
+    record: dict[str, Any],
+    head: str,
+    manifest: dict[str, Any],
+    signatures: bool,
+) -> EntryLines:
+    """Check the referee's appointment of a substitute (its signature, its reason) and apply it."""
+    from arbiter.core import life
+    from arbiter.core.signing import NAMESPACE_APPOINT
+    from arbiter.core.signing import verify as verify_signature
+
+    validate("appoint", record, f"appointment of entry #{seq}")
+    if record["game"] != manifest["game"]:
+        raise _fail(f"entry #{seq}: the appointment does not match its chain entry")
+    if signatures:
+        try:
+            verify_signature(record, manifest["referee"], NAMESPACE_APPOINT)
+        except ArbiterError as exc:
+            raise _fail(
+                f"entry #{seq}: the appointment is not signed by the referee key of game.json "
+                f"({exc.message})"
+            ) from None
+    life.check_appointment(table, record, head)
+    return life.apply_appointment(table, seq, record)
+
+
 def _explain_chain_line(
     raw: bytes, seq: int, prev: str | None, manifest_digest: str, kind: str, seat: str | None
 ) -> None:
@@ -440,6 +483,7 @@ def _replay(
     records = Records(gd.reveal_signed)
     head, seq = "", -1
     clock = Clock(terms_of(manifest))
+    known: set[str] = set()
     try:
         with open(gd.chain, "rb") as chain:
             for seq, raw in enumerate(lines(chain, "chain.jsonl")):
@@ -458,6 +502,7 @@ def _replay(
                     report,
                     signatures,
                     clock,
+                    known,
                 )
                 clock.check(seq, kind, time)
                 # The replay rebuilds the whole chain line; only a difference is explained.
@@ -469,6 +514,8 @@ def _replay(
                     _explain_chain_line(raw, seq, prev, manifest_digest, kind, seat)
                 _expect_entry(logs, seq, produced)
                 head = entry_hash
+                if table.life.keys:  # every game: the heads a resignation may cite
+                    known.add(entry_hash)
                 report.entries += 1
         if seq < 0:
             raise _fail("chain.jsonl is empty: the genesis entry is missing")

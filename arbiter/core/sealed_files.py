@@ -70,13 +70,16 @@ def write_sealed(
     gd: GameDir,
     manifest: dict[str, Any],
     files: dict[Path, bytes],
+    keys: dict[str, str] | None = None,
 ) -> tuple[dict[Path, bytes], list[Path]]:
     """Seal and write the seat files among ``files``; return the rest and what was written.
+
+    ``keys``: the key each seat holds now (a handover changes it; default: game.json's).
 
     Each log comes before its state file, as in the plain layout. Plain seat files left
     by anything (they must never exist in a sealed game) are removed.
     """
-    keys = {s["seat"]: s["key"] for s in manifest["seats"]}
+    keys = keys or {s["seat"]: s["key"] for s in manifest["seats"]}
     mapping = seat_files(gd, list(keys))
     record = _load_record(gd)
     changed = False

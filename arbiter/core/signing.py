@@ -41,6 +41,13 @@ NAMESPACE_RECEIPT = "arbiter-receipt"
 NAMESPACE_SEALED = "arbiter-sealed"
 # The referee signs each timeout it records (docs/tournaments.md).
 NAMESPACE_TIMEOUT = "arbiter-timeout"
+# The life of a long game (docs/game-life.md): one namespace per file kind, so that a
+# signature made for one role can never be replayed in another.
+NAMESPACE_RESIGN = "arbiter-resign"
+NAMESPACE_PROPOSE_END = "arbiter-propose"
+NAMESPACE_ANSWER = "arbiter-answer"
+NAMESPACE_HANDOVER = "arbiter-handover"
+NAMESPACE_APPOINT = "arbiter-appoint"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign

@@ -11,11 +11,11 @@ from __future__ import annotations
 import hmac
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from arbiter.core.engine import Engine, Event, Outcome
+from arbiter.core.entrylines import EntryLines
 from arbiter.core.errors import (
     AlreadyJoined,
     BarrierCrossed,
@@ -24,6 +24,7 @@ from arbiter.core.errors import (
     OutOfTurn,
     SchemaViolation,
 )
+from arbiter.core.life import Life, lapse, names, play_for_left
 from arbiter.core.rng import Rng, derive_seed
 
 # The random bot's choices on a timeout draw from their own stream, apart from the
@@ -33,25 +34,6 @@ MAX_TIMEOUT_DECISIONS = 10_000
 BotDecision = Callable[["Table", str, str, int, str, Rng], Any]
 """``decide(table, seat, level, seq, head, rng)``: the named bot's next decision for
 ``seat`` on a timeout (``views.bot_decision``: views depend on the table, not back)."""
-
-
-@dataclass
-class EntryLines:
-    """The log lines one entry produced: public ones and each seat's own view of them."""
-
-    public: list[str] = field(default_factory=list)
-    seats: dict[str, list[str]] = field(default_factory=dict)
-
-    def add_common(self, seats: list[str], text: str) -> None:
-        """Add a referee line that every reader sees alike (creation, joins)."""
-        self.public.append(text)
-        for seat in seats:
-            self.seats.setdefault(seat, []).append(text)
-
-    def extend(self, other: EntryLines) -> None:
-        self.public.extend(other.public)
-        for seat, lines in other.seats.items():
-            self.seats.setdefault(seat, []).extend(lines)
 
 
 @cache
@@ -107,6 +89,11 @@ class Table:
         # Whose lines ``_narrate`` builds: the public ones and every seat's by default.
         self._narrated: list[str] = list(self.seats)
         self._viewers: list[str | None] = [None, *self.seats]
+        # Resignations, an agreed end, handovers (arbiter.core.life).
+        self.life = Life(manifest)
+        # Streams are keyed by the ply, the entry's place on the kept branch; it equals the
+        # seq until a takeback (docs/game-life.md §3), so no game so far draws otherwise.
+        self.ply_offset = 0
         self._valid_shapes = _VALID_SHAPES.setdefault(
             (engine.info.name, engine.info.version), set()
         )
@@ -117,9 +104,20 @@ class Table:
         return self.state is not None
 
     def prompt(self) -> Any:
-        if self.state is None or self.forfeited is not None:
+        if self.state is None or self.forfeited is not None or self.life.ended is not None:
+            return None
+        if self.life.resigned and len(self.life.playing(self.seats)) <= 1:
             return None
         return self.engine.prompt(self.state)
+
+    def ply(self, seq: int) -> int:
+        """The stream number of chain entry ``seq`` (docs/game-life.md §3)."""
+        return seq - self.ply_offset
+
+    @property
+    def narrated_seats(self) -> list[str]:
+        """The seats whose log lines are built (``narrate_only``)."""
+        return list(self._narrated)
 
     @property
     def over(self) -> bool:
@@ -129,6 +127,11 @@ class Table:
         """Return the result once the game is over (a forfeit ranks that seat last)."""
         if not self.over:
             return None
+        life = self.life
+        if life.ended == "abandon":
+            return None
+        if life.ended is not None or life.resigned:
+            return self._outcome_with_leavers()
         if self.forfeited is None:
             return self.engine.outcome(self.state)
         seat = self.forfeited
@@ -140,6 +143,33 @@ class Table:
             breakdown={k: dict(v) for k, v in provisional.breakdown.items()},
             tiebreak=f"{seat} forfeited on a timeout and is ranked last; the others by "
             "the score when the game ended.",
+        )
+
+    def _outcome_with_leavers(self) -> Outcome:
+        """The result of a game some seats left, or that ended by agreement: the engine's
+        scoring of the table as it stands (its final scoring if the game reached its end),
+        then every seat that left, the latest to leave first (docs/game-life.md §1)."""
+        life = self.life
+        natural = self.engine.prompt(self.state) is None
+        base = (self.engine.outcome(self.state) if natural else None) or (
+            self.engine.provisional_outcome(self.state)
+        )
+        leavers = ([self.forfeited] if self.forfeited else []) + list(reversed(life.resigned))
+        groups = [[s for s in group if s not in leavers] for group in base.ranking]
+        said = []
+        if life.ended == "score":
+            said.append("The game ended by agreement, scored as it stood.")
+        if life.resigned:
+            said.append(f"{names(list(reversed(life.resigned)))} resigned and rank last.")
+        if self.forfeited:
+            said.append(f"{self.forfeited} forfeited on a timeout and is ranked last.")
+        if base.tiebreak:
+            said.append(base.tiebreak)
+        return Outcome(
+            scores=dict(base.scores),
+            ranking=[group for group in groups if group] + [[seat] for seat in leavers],
+            breakdown={k: dict(v) for k, v in base.breakdown.items()},
+            tiebreak=" ".join(said),
         )
 
     def waiting_for(self) -> list[str]:
@@ -188,7 +218,7 @@ class Table:
             waiting = ", ".join(self.waiting_for())
             raise OutOfTurn(f"the game has not started: it waits for joins from {waiting}")
         assert self.seed is not None
-        rng = Rng.for_entry(self.seed, seq)
+        rng = Rng.for_entry(self.seed, self.ply(seq))
         engine, state = self.engine, self.state
         events: list[Event] = []
         last = len(actions) - 1
@@ -214,7 +244,13 @@ class Table:
                 )
             events.extend(produced)
         self.timeouts_in_a_row[seat] = 0
-        return self._narrate(events)
+        if self.life.pending is None and not self.life.resigned:
+            return self._narrate(events)
+        lines = EntryLines(seats={s: [] for s in self._narrated})
+        lapse(self, lines, f"{seat} moved")
+        lines.extend(self._narrate(events))
+        play_for_left(self, seq, rng, lines)
+        return lines
 
     def timeout(
         self,
@@ -244,7 +280,9 @@ class Table:
             raise OutOfTurn(f"the game does not wait for {seat}: nothing times out")
         assert self.seed is not None
         self.timeouts_in_a_row[seat] = self.timeouts_in_a_row.get(seat, 0) + 1
+        self.life.reasons[seq] = seat
         lines = EntryLines(seats={s: [] for s in self.seats})
+        lapse(self, lines, f"{seat} timed out")
         if policy == "forfeit":
             self.forfeited = seat
             lines.add_common(
@@ -255,7 +293,7 @@ class Table:
             f"the {bot} bot decides from {seat}'s view"
         )
         lines.add_common(self.seats, f"{seat} did not decide in time: {told}.")
-        rng = Rng.for_entry(self.seed, seq)
+        rng = Rng.for_entry(self.seed, self.ply(seq))
         choices = Rng(hmac.digest(self.seed, TIMEOUT_BOT_TAG + seq.to_bytes(8, "big"), "sha256"))
         engine, state = self.engine, self.state
         actions: list[dict[str, Any]] = []
@@ -277,6 +315,7 @@ class Table:
             events.extend(engine.apply(state, seat, action, rng))
             actions.append(action)
         lines.extend(self._narrate(events))
+        play_for_left(self, seq, rng, lines)
         return lines, actions
 
     @staticmethod
@@ -361,6 +400,10 @@ class Table:
         """
         self._narrated = [s for s in self.seats if s in seats]
         self._viewers = [None, *self._narrated]
+
+    def narrate(self, events: list[Event]) -> EntryLines:
+        """Each narrated reader's lines for ``events`` (arbiter.core.life uses it)."""
+        return self._narrate(events)
 
     def _narrate(self, events: list[Event]) -> EntryLines:
         lines = EntryLines()

@@ -25,7 +25,7 @@ def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str,
     if seat is not None and prompt is not None and prompt.seat == seat:
         legal = engine.legal_actions(table.state, seat)
     outcome = table.outcome() if over else None
-    return {
+    state = {
         "format": STATE_FORMAT,
         "game": table.game,
         "engine": dict(table.manifest["engine"]),
@@ -40,6 +40,14 @@ def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str,
         "view": engine.view(table.state, seat) if table.started else None,
         "outcome": outcome.to_json() if outcome is not None else None,
     }
+    # The life of a long game (docs/game-life.md), only when there is something to say:
+    # the state files of games that never used it stay byte for byte as they were.
+    life = table.life
+    if life.pending is not None:
+        state["pending"] = life.pending.to_json()
+    if life.resigned:
+        state["resigned"] = list(life.resigned)
+    return state
 
 
 def bot_decision(table: Table, seat: str, level: str, seq: int, head: str, rng: Rng) -> Any:
