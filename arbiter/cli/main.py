@@ -16,6 +16,7 @@ from arbiter.cli import (
     git,
     inspect,
     keys,
+    life,
     mail,
     play,
     player,
@@ -152,7 +153,9 @@ def main(
     """Referee board games (the command groups are registered below)."""
 
 
-for group in (keys, referee, player, play, bot, inspect, replay, demo, mail, git, tournament):
+for group in (
+    keys, referee, player, life, play, bot, inspect, replay, demo, mail, git, tournament
+):
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html
 

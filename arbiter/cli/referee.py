@@ -84,6 +84,12 @@ def new(
         help="Seal each seat's files to its SSH key with age, for play in a shared "
         "repository (docs/sealing.md).",
     ),
+    substitutes: bool = typer.Option(
+        False,
+        "--substitutes",
+        help="Allow the referee to appoint a substitute (`arbiter appoint`) for a seat that "
+        "timed out or resigned (signed by every join).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create a game folder; publish only a commitment to the secret seed."""
@@ -123,6 +129,7 @@ def new(
         on_timeout=on_timeout,
         timeout_bot=timeout_bot,
         forfeit_after=forfeit_after,
+        substitutes=substitutes,
         finish=lambda made: _store_addresses(made, mail_to),
     )
     if as_json:

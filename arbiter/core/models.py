@@ -449,6 +449,9 @@ class StateFile(Strict):
     and who is still to answer; absent when there is none."""
     resigned: list[str] | None = None
     """Seats that resigned, in the order they did; absent when none did."""
+    keys: dict[SeatId, PublicKey] | None = None
+    """The key each seat holds now, once a handover or an appointment changed one (the
+    seat's files are signed by it and sealed to it); absent while game.json's hold."""
 
 
 class RevealFile(Strict):

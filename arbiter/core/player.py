@@ -218,6 +218,7 @@ def check_key_for_state(state_path: Path, state: dict[str, Any], key: Path) -> N
     except ArbiterError:
         return
     keys = {s.get("seat"): s.get("key") for s in manifest.get("seats", []) if isinstance(s, dict)}
+    keys.update(state.get("keys") or {})  # a handover or appointment: the key held now
     expected = keys.get(state["seat"])
     if manifest.get("game") == state["game"] and isinstance(expected, str):
         check_key(key, expected, state["seat"])

@@ -113,6 +113,7 @@ def new_game(
     on_timeout: str = "pass",
     timeout_bot: str | None = None,
     forfeit_after: int | None = None,
+    substitutes: bool = False,
     finish: Callable[[Path], None] | None = None,
 ) -> dict[str, Any]:
     """Create a game folder publishing only a commitment to a fresh secret.
@@ -124,7 +125,8 @@ def new_game(
     ``sealed``: each seat's files are age files sealed to its key (docs/sealing.md).
     ``deadline`` (seconds), ``grace``, ``on_timeout`` and ``timeout_bot`` are the deadline
     terms (docs/tournaments.md); with them every chain entry records the referee's clock,
-    the genesis entry ``created``. ``finish(folder)`` adds what else belongs to the new
+    the genesis entry ``created``. ``substitutes``: the referee may appoint a substitute
+    for a seat that timed out or resigned (``appoint``). ``finish(folder)`` adds what else belongs to the new
     game (the mail desk's addresses) before it is in place.
 
     The folder is built beside ``root`` and renamed into place (``gamedir.building``): a
@@ -202,6 +204,8 @@ def new_game(
         }
         if sealed:
             manifest["sealed"] = True
+        if substitutes:
+            manifest["substitutes"] = True
         if terms is not None:
             manifest["deadline"] = terms.to_json()
         manifest["arbiter"] = __version__
@@ -677,6 +681,11 @@ def appoint(root: Path, seat: str, key: str, reason: int | None = None, now: str
         if seat not in table.life.keys:
             raise UnknownSeat(
                 f"seat {seat!r} is not in this game (seats: {', '.join(table.life.keys)})"
+            )
+        if not table.life.substitutes:
+            raise UsageError(
+                "game.json does not allow substitutes (arbiter new --substitutes): the seat's "
+                "player may hand it over with `arbiter handover`"
             )
         if reason is None:
             reasons = [n for n, who in table.life.reasons.items() if who == seat]

@@ -159,12 +159,17 @@ class Table:
         said = []
         if life.ended == "score":
             said.append("The game ended by agreement, scored as it stood.")
-        if life.resigned:
-            said.append(f"{names(list(reversed(life.resigned)))} resigned and rank last.")
+        if len(life.resigned) == 1:
+            said.append(f"{life.resigned[0]} resigned and is ranked last.")
+        elif life.resigned:
+            said.append(
+                f"{names(list(reversed(life.resigned)))} resigned and are ranked last, the "
+                "latest to leave first."
+            )
         if self.forfeited:
             said.append(f"{self.forfeited} forfeited on a timeout and is ranked last.")
         if base.tiebreak:
-            said.append(base.tiebreak)
+            said.append(f"Ties among the others: {base.tiebreak}")
         return Outcome(
             scores=dict(base.scores),
             ranking=[group for group in groups if group] + [[seat] for seat in leavers],

@@ -47,6 +47,10 @@ def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str,
         state["pending"] = life.pending.to_json()
     if life.resigned:
         state["resigned"] = list(life.resigned)
+    original = {s["seat"]: s.get("key") for s in table.manifest["seats"]}
+    if any(life.keys[seat] != original[seat] for seat in table.seats):
+        # A handover or an appointment: the key each seat holds now (public, as game.json's).
+        state["keys"] = {seat: life.keys[seat] for seat in table.seats}
     return state
 
 

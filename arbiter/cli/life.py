@@ -1,0 +1,195 @@
+"""Commands for the life of a long game (docs/game-life.md): a seat's ``resign``,
+``propose-end``, ``answer`` and ``handover``; the referee's ``appoint``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from arbiter.cli.output import Output
+
+STATE_HELP = "Your players/<seat>/state.json (or state.json.age)."
+KEY_HELP = "Your private key (or .pub to use ssh-agent)."
+IDENTITY_HELP = "The private key that opens a sealed state file, if not --key."
+SEAL_HELP = "Write OUTPUT.age sealed to the referee's key (a shared repository)."
+MANIFEST_HELP = "The game's game.json, for --seal (default: the one above the state file)."
+
+
+def _build(
+    state_file: Path,
+    key: Path,
+    identity: Path | None,
+    output: Path,
+    seal: bool,
+    manifest: Path | None,
+    make: Callable[[dict[str, Any]], dict[str, Any]],
+    what: str,
+) -> None:
+    """Read the state file, build and sign the file with ``make``, write it (sealed when
+    asked) and say what to do with it."""
+    from arbiter.cli.player import _write, _write_bytes
+    from arbiter.core.player import (
+        check_key_for_state,
+        load_state,
+        manifest_beside,
+        own_state,
+        seal_move,
+    )
+
+    state = load_state(state_file, identity or key)
+    own_state(state)
+    check_key_for_state(state_file, state, key)
+    record = make(state)
+    if seal:
+        target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")
+        _write_bytes(target, seal_move(record, manifest or manifest_beside(state_file)))
+        Output().line(f"wrote {target} ({what}), sealed to the referee: send it to the referee")
+        return
+    _write(output, record)
+    Output().line(f"wrote {output} ({what}): send it to the referee")
+
+
+def resign(
+    state_file: Path = typer.Argument(..., help=STATE_HELP, metavar="STATE-FILE"),
+    key: Path = typer.Option(..., "--key", "-k", help=KEY_HELP),
+    output: Path = typer.Option(..., "-o", "--output", help="Resignation file to write."),
+    identity: Path | None = typer.Option(None, "--identity", "-i", help=IDENTITY_HELP),
+    seal: bool = typer.Option(False, "--seal", help=SEAL_HELP),
+    manifest: Path | None = typer.Option(None, "--manifest", help=MANIFEST_HELP),
+) -> None:
+    """Resign: accepted at any time, even out of turn. With two seats the game ends and
+    you are ranked last; with more you leave, ranked last, and play goes on without you."""
+    from arbiter.core.life_files import make_resign
+
+    _build(
+        state_file, key, identity, output, seal, manifest,
+        lambda state: make_resign(state, key), "your resignation",
+    )  # fmt: skip
+
+
+def propose_end(
+    state_file: Path = typer.Argument(..., help=STATE_HELP, metavar="STATE-FILE"),
+    key: Path = typer.Option(..., "--key", "-k", help=KEY_HELP),
+    output: Path = typer.Option(..., "-o", "--output", help="Proposal file to write."),
+    abandon: bool = typer.Option(
+        False,
+        "--abandon",
+        help="End with no result (default: scored as the game stands, the engine's "
+        "scoring and tie-breaks applied now).",
+    ),
+    identity: Path | None = typer.Option(None, "--identity", "-i", help=IDENTITY_HELP),
+    seal: bool = typer.Option(False, "--seal", help=SEAL_HELP),
+    manifest: Path | None = typer.Option(None, "--manifest", help=MANIFEST_HELP),
+) -> None:
+    """Propose to end the game now. It takes effect when every other seat still playing
+    accepts (`arbiter answer`), and lapses at the next move or at a decline."""
+    from arbiter.core.life_files import make_propose_end
+
+    result = "abandon" if abandon else "score"
+    what = "a proposal to end the game, " + (
+        "abandoned with no result" if abandon else "scored as it stands"
+    )
+    _build(
+        state_file, key, identity, output, seal, manifest,
+        lambda state: make_propose_end(state, key, result), what,
+    )  # fmt: skip
+
+
+def answer(
+    state_file: Path = typer.Argument(..., help=STATE_HELP, metavar="STATE-FILE"),
+    key: Path = typer.Option(..., "--key", "-k", help=KEY_HELP),
+    output: Path = typer.Option(..., "-o", "--output", help="Answer file to write."),
+    accept: bool | None = typer.Option(
+        None, "--accept/--decline", help="Accept or decline the open proposal (required)."
+    ),
+    identity: Path | None = typer.Option(None, "--identity", "-i", help=IDENTITY_HELP),
+    seal: bool = typer.Option(False, "--seal", help=SEAL_HELP),
+    manifest: Path | None = typer.Option(None, "--manifest", help=MANIFEST_HELP),
+) -> None:
+    """Accept or decline the open proposal your state file shows (`arbiter show` says
+    what it is)."""
+    from arbiter.core.errors import UsageError
+    from arbiter.core.life_files import make_answer
+
+    if accept is None:
+        raise UsageError("say --accept or --decline")
+    choice = "accept" if accept else "decline"
+    _build(
+        state_file, key, identity, output, seal, manifest,
+        lambda state: make_answer(state, key, choice), f"you {choice} the proposal",
+    )  # fmt: skip
+
+
+def handover(
+    state_file: Path = typer.Argument(..., help=STATE_HELP, metavar="STATE-FILE"),
+    key: Path = typer.Option(..., "--key", "-k", help=KEY_HELP),
+    to: str = typer.Option(
+        ..., "--to", help="The substitute's public key: a .pub path or an 'ssh-ed25519 …' line."
+    ),
+    output: Path = typer.Option(..., "-o", "--output", help="Handover file to write."),
+    identity: Path | None = typer.Option(None, "--identity", "-i", help=IDENTITY_HELP),
+    seal: bool = typer.Option(False, "--seal", help=SEAL_HELP),
+    manifest: Path | None = typer.Option(None, "--manifest", help=MANIFEST_HELP),
+) -> None:
+    """Hand your seat over to a substitute: from the next entry on, the seat's files are
+    signed by the new key and sealed to it. Signed by the key you hold now."""
+    from arbiter.core.life_files import make_handover
+
+    _build(
+        state_file, key, identity, output, seal, manifest,
+        lambda state: make_handover(state, key, to), "the seat handed over to a new key",
+    )  # fmt: skip
+
+
+def appoint(
+    folder: Path = typer.Argument(..., help="Game folder.", metavar="FOLDER"),
+    seat: str = typer.Argument(..., help="The seat that gets a substitute.", metavar="SEAT"),
+    key: str = typer.Option(
+        ..., "--key", "-k", help="The substitute's public key: a .pub path or a key line."
+    ),
+    reason: int | None = typer.Option(
+        None,
+        "--reason",
+        help="The entry that allows it: the seat's timeout or resignation (default: its latest).",
+        metavar="N",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Appoint a substitute for a seat that timed out or resigned (only when the game was
+    created with --substitutes): the referee's signed entry."""
+    from arbiter.cli.referee import now_utc
+    from arbiter.core.referee import appoint as judge
+
+    out = Output(as_json)
+    accepted = judge(folder, seat, key, reason, now_utc())
+    if as_json:
+        out.json(
+            {
+                "seq": accepted.seq,
+                "kind": accepted.kind,
+                "seat": accepted.seat,
+                "head": accepted.head,
+                "summary": accepted.summary,
+                "status": accepted.status,
+                "waiting_for": accepted.waiting_for,
+            }
+        )
+        return
+    out.line(f"appointed a substitute for {seat} as entry #{accepted.seq}")
+    for text in accepted.summary:
+        out.line(f"  {text}")
+    out.line(
+        f"next: send the substitute {folder / 'game.json'} and their state file "
+        f"{folder / 'players' / seat}/"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("resign")(resign)
+    app.command("propose-end")(propose_end)
+    app.command("answer")(answer)
+    app.command("handover")(handover)
+    app.command("appoint")(appoint)

@@ -1,0 +1,362 @@
+"""The life of a long game through the CLI (issue 27, docs/game-life.md): resign and
+leave, end by agreement, hand a seat over, appoint a substitute — each a signed file that
+becomes a chain entry, and ``arbiter verify`` replays every one after the reveal."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clikit import Cli, error_line, ok
+
+from arbiter.core.life_files import make_answer
+
+
+class Table:
+    """A game of a real engine played through the in-process CLI."""
+
+    def __init__(self, cli: Cli, base: Path, engine: str, seats: list[str], *extra: Any):
+        self.cli, self.base, self.seats = cli, base, seats
+        self.keys = base / "keys"
+        for seat in [*seats, "dave"]:
+            ok(cli("keygen", seat, "--dir", self.keys))
+        self.root = base / "g"
+        self.files = base / "files"
+        self.files.mkdir()
+        self.count = 0
+        args: list[Any] = ["new", self.root, "--game", engine, "--no-join", *extra]
+        for seat in seats:
+            args += ["--seat", f"{seat}={self.keys / (seat + '.pub')}"]
+        ok(cli(*args))
+
+    def out(self, name: str) -> Path:
+        self.count += 1
+        return self.files / f"{self.count:03d}-{name}.json"
+
+    def state(self, seat: str | None = None) -> Path:
+        return self.root / ("public" if seat is None else f"players/{seat}") / "state.json"
+
+    def read(self, seat: str | None = None) -> dict[str, Any]:
+        return dict(json.loads(self.state(seat).read_text()))
+
+    def sign(self, command: str, seat: str, *args: Any, key: str | None = None) -> Path:
+        path = self.out(f"{command}-{seat}")
+        ok(
+            self.cli(
+                command, self.state(seat), "--key", self.keys / (key or seat), *args, "-o", path
+            )
+        )
+        return path
+
+    def submit(self, path: Path) -> str:
+        return ok(self.cli("submit", self.root, path)).out
+
+    def bot_move(self, seed: int, key: str | None = None) -> str:
+        seat = self.read()["prompt"]["seat"]
+        path = self.out(f"move-{seat}")
+        key_path = self.keys / (key or seat)
+        ok(
+            self.cli(
+                "bot",
+                self.state(seat),
+                "--key",
+                key_path,
+                "-o",
+                path,
+                "-l",
+                "random",
+                "--seed",
+                seed,
+            )
+        )
+        self.submit(path)
+        return str(seat)
+
+    def play_out(self, keys: dict[str, str] | None = None, limit: int = 400) -> list[str]:
+        """Bots play every turn to the end (``keys``: a seat's substitute key name)."""
+        deciders = []
+        for n in range(limit):
+            public = self.read()
+            if public["status"] != "playing":
+                return deciders
+            seat = public["prompt"]["seat"]
+            deciders.append(self.bot_move(n, key=(keys or {}).get(seat)))
+        raise AssertionError("the game did not end")
+
+    def chain(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in (self.root / "chain.jsonl").read_text().splitlines()]
+
+    def verify(self) -> str:
+        ok(self.cli("reveal", self.root, "--force"))
+        return ok(self.cli("verify", self.root)).out
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != "lock"
+    }
+
+
+@pytest.fixture
+def momiji3(cli: Cli, tmp_path: Path) -> Table:
+    return Table(cli, tmp_path, "momiji", ["alice", "bob", "carol"])
+
+
+@pytest.fixture
+def momiji2(cli: Cli, tmp_path: Path) -> Table:
+    return Table(cli, tmp_path, "momiji", ["alice", "bob"])
+
+
+# -- resign and leave -------------------------------------------------------------------
+
+
+def test_resign_with_two_seats_ends_the_game_out_of_turn(momiji2: Table) -> None:
+    t = momiji2
+    t.bot_move(1)
+    waiting = t.read()["prompt"]["seat"]
+    other = "alice" if waiting == "bob" else "bob"
+    said = t.submit(t.sign("resign", other))  # not its turn: accepted all the same
+    assert f"{other} resigns: the game ends, {other} ranked last." in said
+    public = t.read()
+    assert public["status"] == "over"
+    assert public["outcome"]["ranking"] == [[waiting], [other]]
+    assert f"{other} resigned and is ranked last" in public["outcome"]["tiebreak"]
+    assert t.chain()[-1]["kind"] == "resign"
+    assert (t.root / "referee" / "receipts" / f"{len(t.chain()) - 1}.json").is_file()
+    # The game is over: nothing else is taken, and nothing changes.
+    before = snapshot(t.root)
+    error_line(t.cli("resign", t.state(waiting), "--key", t.keys / waiting, "-o", t.out("x")), 10)
+    assert snapshot(t.root) == before
+    assert "verified game" in t.verify()
+
+
+def test_resign_with_three_seats_leaves_and_play_goes_on(momiji3: Table) -> None:
+    t = momiji3
+    t.bot_move(1)
+    said = t.submit(t.sign("resign", "carol"))
+    assert "carol resigns and leaves the game, ranked last" in said
+    assert t.read()["status"] == "playing"
+    assert t.read("carol")["resigned"] == ["carol"]
+    deciders = t.play_out()
+    assert "carol" not in deciders  # its turns take the default decision (MOM-R18)
+    outcome = t.read()["outcome"]
+    assert outcome["ranking"][-1] == ["carol"]
+    assert "carol" in t.read()["outcome"]["scores"]
+    log = (t.root / "public" / "log.md").read_text()
+    assert "carol resigns and leaves the game" in log
+    assert "verified game" in t.verify()
+
+
+def test_a_seat_that_resigned_sends_nothing_more(momiji3: Table) -> None:
+    t = momiji3
+    resign = t.sign("resign", "bob")
+    t.submit(resign)
+    before = snapshot(t.root)
+    # Its own state file already says so, before anything is signed.
+    err = error_line(
+        t.cli("propose-end", t.state("bob"), "--key", t.keys / "bob", "-o", t.out("p")), 11
+    )
+    assert "resigned" in err
+    # The same file again is a duplicate; another resignation is refused.
+    error_line(t.cli("submit", t.root, resign), 9)
+    assert snapshot(t.root) == before
+
+
+# -- end by agreement ------------------------------------------------------------------
+
+
+def test_end_by_agreement_scores_the_game_as_it_stands(momiji3: Table) -> None:
+    t = momiji3
+    for n in range(4):
+        t.bot_move(n)
+    said = t.submit(t.sign("propose-end", "bob"))
+    assert "bob proposes to end the game now, scored as it stands" in said
+    pending = t.read("alice")["pending"]
+    assert pending["seat"] == "bob" and pending["waiting_for"] == ["alice", "carol"]
+    t.submit(t.sign("answer", "alice", "--accept"))
+    assert t.read()["status"] == "playing"
+    said = t.submit(t.sign("answer", "carol", "--accept"))
+    assert "the game ends by agreement, scored as it stands" in said
+    public = t.read()
+    assert public["status"] == "over"
+    assert "ended by agreement" in public["outcome"]["tiebreak"]
+    assert sorted(s for group in public["outcome"]["ranking"] for s in group) == t.seats
+    assert "verified game" in t.verify()
+
+
+def test_a_decline_or_a_move_lets_the_proposal_lapse(momiji3: Table) -> None:
+    t = momiji3
+    t.submit(t.sign("propose-end", "alice", "--abandon"))
+    # A second proposal while one is open: the state file already refuses it.
+    error_line(t.cli("propose-end", t.state("bob"), "--key", t.keys / "bob", "-o", t.out("p")), 11)
+    said = t.submit(t.sign("answer", "bob", "--decline"))
+    assert "bob declines alice's proposal (entry #1): it lapses." in said
+    assert "pending" not in t.read("bob") or t.read("bob")["pending"] is None
+    # Nothing to answer now.
+    error_line(
+        t.cli("answer", t.state("carol"), "--key", t.keys / "carol", "--accept", "-o", t.out("a")),
+        8,
+    )
+    t.submit(t.sign("propose-end", "carol"))
+    stale_answer = t.sign("answer", "alice", "--accept")
+    t.bot_move(7)  # the next move lets it lapse
+    assert "lapses" in (t.root / "public" / "log.md").read_text()
+    before = snapshot(t.root)
+    err = error_line(t.cli("submit", t.root, stale_answer), 8)
+    assert "no open proposal" in err
+    assert snapshot(t.root) == before
+
+
+def test_an_abandoned_game_has_no_result(momiji2: Table) -> None:
+    t = momiji2
+    t.bot_move(1)
+    t.submit(t.sign("propose-end", "alice", "--abandon"))
+    said = t.submit(t.sign("answer", "bob", "--accept"))
+    assert "the game ends by agreement, with no result" in said
+    public = t.read()
+    assert public["status"] == "over" and public["outcome"] is None
+    assert "verified game" in t.verify()
+
+
+def test_verify_catches_a_forged_acceptance(
+    momiji2: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = momiji2
+    t.submit(t.sign("propose-end", "alice", "--abandon"))
+    # bob never accepted: alice signs bob's acceptance with her own key. The honest
+    # referee refuses it (exit 7) and nothing changes.
+    forged = forge(t, "bob", "alice", lambda state, key: make_answer(state, key, "accept"))
+    before = snapshot(t.root)
+    error_line(t.cli("submit", t.root, forged), 7)
+    assert snapshot(t.root) == before
+    # A dishonest referee takes it anyway; after the reveal anyone sees it.
+    import arbiter.core.signing as signing
+
+    with _referee_skips_signatures(monkeypatch, signing):
+        t.submit(forged)
+    assert t.read()["status"] == "over"
+    ok(t.cli("reveal", t.root))
+    result = t.cli("verify", t.root)
+    assert result.code == 16, result
+    assert "entry #2: the answer file is not signed by the key bob held" in result.err
+
+
+def handover_by(state: dict[str, Any], key: Path, new: str) -> dict[str, Any]:
+    """A handover of the seat to ``new`` signed by ``key`` (``make_handover`` refuses one
+    signed by the new key itself)."""
+    from arbiter.core.signing import NAMESPACE_HANDOVER, read_public_key, sign
+
+    record = {
+        "format": "arbiter.handover/1",
+        "game": state["game"],
+        "seat": state["seat"],
+        "after": state["head"],
+        "key": read_public_key(new),
+    }
+    record["signature"] = sign(record, key, NAMESPACE_HANDOVER)
+    return record
+
+
+def forge(t: Table, seat: str, key: str, make: Any) -> Path:
+    """A file for ``seat`` signed by another seat's ``key`` (the CLI refuses to make one)."""
+    from arbiter.core.canonical import pretty
+    from arbiter.core.player import load_state
+
+    path = t.out(f"forged-{seat}")
+    path.write_bytes(pretty(make(load_state(t.state(seat)), t.keys / key)))
+    return path
+
+
+@contextmanager
+def _referee_skips_signatures(monkeypatch: pytest.MonkeyPatch, signing: Any) -> Iterator[None]:
+    """A referee that does not check signatures (the forgery it lets in is what verify
+    must catch); restored before verify runs."""
+    with monkeypatch.context() as patch:
+        patch.setattr(signing, "verify", lambda *args, **kwargs: None)
+        yield
+
+
+# -- hand over and appoint ---------------------------------------------------------------
+
+
+def test_a_handover_moves_the_seat_to_the_new_key(momiji2: Table) -> None:
+    t = momiji2
+    dave_pub = t.keys / "dave.pub"
+    said = t.submit(t.sign("handover", "bob", "--to", dave_pub))
+    assert "bob hands the seat over to a new key" in said
+    for n in range(30):
+        seat = t.read()["prompt"]["seat"]
+        if seat == "bob":
+            break
+        t.bot_move(n)
+    # bob's old key signs nothing any more; dave's does. Beside its game the state file
+    # already says so; a copy sent by mail gets the referee's refusal.
+    path = t.out("old-key")
+    err = error_line(t.cli("bot", t.state("bob"), "--key", t.keys / "bob", "-o", path), 2)
+    assert "is not the key registered for seat bob" in err
+    mailed = t.files / "bob-state.json"
+    mailed.write_bytes(t.state("bob").read_bytes())
+    ok(t.cli("bot", mailed, "--key", t.keys / "bob", "-o", path, "-l", "random", "--seed", 1))
+    before = snapshot(t.root)
+    error_line(t.cli("submit", t.root, path), 7)
+    assert snapshot(t.root) == before
+    t.bot_move(2, key="dave")
+    assert "verified game" in t.verify()
+
+
+def test_verify_catches_a_handover_signed_by_the_new_key(
+    momiji2: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = momiji2
+    dave = (t.keys / "dave.pub").read_text()
+    forged = forge(t, "bob", "dave", lambda state, key: handover_by(state, key, dave))
+    error_line(t.cli("submit", t.root, forged), 7)
+    import arbiter.core.signing as signing
+
+    with _referee_skips_signatures(monkeypatch, signing):
+        t.submit(forged)
+    ok(t.cli("reveal", t.root, "--force"))
+    result = t.cli("verify", t.root)
+    assert result.code == 16, result
+
+
+def test_a_sealed_game_seals_to_the_new_key(cli: Cli, tmp_path: Path) -> None:
+    t = Table(cli, tmp_path, "momiji", ["alice", "bob"], "--sealed")
+    sealed = t.root / "players" / "bob" / "state.json.age"
+    handover = t.out("handover")
+    ok(
+        t.cli(
+            "handover", sealed, "--key", t.keys / "bob", "--to", t.keys / "dave.pub", "-o", handover
+        )
+    )
+    t.submit(handover)
+    # dave opens the seat's state file; bob no longer can.
+    ok(t.cli("show", sealed, "--key", t.keys / "dave", "--json"))
+    assert t.cli("show", sealed, "--key", t.keys / "bob", "--json").code != 0
+
+
+def test_the_referee_appoints_a_substitute_after_a_resignation(cli: Cli, tmp_path: Path) -> None:
+    t = Table(cli, tmp_path, "momiji", ["alice", "bob", "carol"], "--substitutes")
+    t.submit(t.sign("resign", "bob"))
+    said = ok(t.cli("appoint", t.root, "bob", "--key", t.keys / "dave.pub")).out
+    assert "appointed a substitute for bob as entry #2" in said
+    assert "the seat plays again" in said
+    assert t.chain()[-1]["kind"] == "appoint"
+    deciders = t.play_out({"bob": "dave"})
+    assert "bob" in deciders
+    assert "verified game" in t.verify()
+
+
+def test_appointing_needs_the_terms_and_a_reason(momiji3: Table) -> None:
+    t = momiji3
+    before = snapshot(t.root)
+    err = error_line(t.cli("appoint", t.root, "bob", "--key", t.keys / "dave.pub"), 2)
+    assert "substitutes" in err
+    assert snapshot(t.root) == before
