@@ -4,8 +4,6 @@ becomes a chain entry, and ``arbiter verify`` replays every one after the reveal
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,95 +11,9 @@ from typing import Any
 
 import pytest
 from clikit import Cli, error_line, ok
+from lifekit import Table, snapshot
 
 from arbiter.core.life_files import make_answer
-
-
-class Table:
-    """A game of a real engine played through the in-process CLI."""
-
-    def __init__(self, cli: Cli, base: Path, engine: str, seats: list[str], *extra: Any):
-        self.cli, self.base, self.seats = cli, base, seats
-        self.keys = base / "keys"
-        for seat in [*seats, "dave"]:
-            ok(cli("keygen", seat, "--dir", self.keys))
-        self.root = base / "g"
-        self.files = base / "files"
-        self.files.mkdir()
-        self.count = 0
-        args: list[Any] = ["new", self.root, "--game", engine, "--no-join", *extra]
-        for seat in seats:
-            args += ["--seat", f"{seat}={self.keys / (seat + '.pub')}"]
-        ok(cli(*args))
-
-    def out(self, name: str) -> Path:
-        self.count += 1
-        return self.files / f"{self.count:03d}-{name}.json"
-
-    def state(self, seat: str | None = None) -> Path:
-        return self.root / ("public" if seat is None else f"players/{seat}") / "state.json"
-
-    def read(self, seat: str | None = None) -> dict[str, Any]:
-        return dict(json.loads(self.state(seat).read_text()))
-
-    def sign(self, command: str, seat: str, *args: Any, key: str | None = None) -> Path:
-        path = self.out(f"{command}-{seat}")
-        ok(
-            self.cli(
-                command, self.state(seat), "--key", self.keys / (key or seat), *args, "-o", path
-            )
-        )
-        return path
-
-    def submit(self, path: Path) -> str:
-        return ok(self.cli("submit", self.root, path)).out
-
-    def bot_move(self, seed: int, key: str | None = None) -> str:
-        seat = self.read()["prompt"]["seat"]
-        path = self.out(f"move-{seat}")
-        key_path = self.keys / (key or seat)
-        ok(
-            self.cli(
-                "bot",
-                self.state(seat),
-                "--key",
-                key_path,
-                "-o",
-                path,
-                "-l",
-                "random",
-                "--seed",
-                seed,
-            )
-        )
-        self.submit(path)
-        return str(seat)
-
-    def play_out(self, keys: dict[str, str] | None = None, limit: int = 400) -> list[str]:
-        """Bots play every turn to the end (``keys``: a seat's substitute key name)."""
-        deciders = []
-        for n in range(limit):
-            public = self.read()
-            if public["status"] != "playing":
-                return deciders
-            seat = public["prompt"]["seat"]
-            deciders.append(self.bot_move(n, key=(keys or {}).get(seat)))
-        raise AssertionError("the game did not end")
-
-    def chain(self) -> list[dict[str, Any]]:
-        return [json.loads(line) for line in (self.root / "chain.jsonl").read_text().splitlines()]
-
-    def verify(self) -> str:
-        ok(self.cli("reveal", self.root, "--force"))
-        return ok(self.cli("verify", self.root)).out
-
-
-def snapshot(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.name != "lock"
-    }
 
 
 @pytest.fixture
@@ -360,3 +272,29 @@ def test_appointing_needs_the_terms_and_a_reason(momiji3: Table) -> None:
     err = error_line(t.cli("appoint", t.root, "bob", "--key", t.keys / "dave.pub"), 2)
     assert "substitutes" in err
     assert snapshot(t.root) == before
+
+
+def test_the_referee_appoints_a_substitute_after_a_timeout(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARBITER_NOW", "2026-06-01T00:00:00Z")
+    t = Table(cli, tmp_path, "momiji", ["alice", "bob"], "--substitutes", "--deadline", "1d")
+    monkeypatch.setenv("ARBITER_NOW", "2026-06-03T00:00:00Z")
+    ok(t.cli("timeout", t.root))
+    assert t.chain()[-1]["kind"] == "timeout" and t.chain()[-1]["seat"] == "alice"
+    # Only that seat's timeout or resignation is a reason.
+    before = snapshot(t.root)
+    err = error_line(t.cli("appoint", t.root, "bob", "--key", t.keys / "dave.pub"), 2)
+    assert "bob has neither timed out nor resigned" in err
+    err = error_line(
+        t.cli("appoint", t.root, "alice", "--key", t.keys / "dave.pub", "--reason", 0), 2
+    )
+    assert snapshot(t.root) == before
+    # The key of another seat is no substitute.
+    error_line(t.cli("appoint", t.root, "alice", "--key", t.keys / "bob.pub"), 2)
+    said = ok(t.cli("appoint", t.root, "alice", "--key", t.keys / "dave.pub")).out
+    assert "after entry #1." in said
+    assert t.read("alice")["keys"]["alice"] == (t.keys / "dave.pub").read_text().split(" dave")[0]
+    deciders = t.play_out({"alice": "dave"})
+    assert "alice" in deciders
+    assert "verified game" in t.verify()
