@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -42,17 +43,11 @@ def bot(
     ),
 ) -> None:
     """Let a bot choose your decisions up to the next barrier and sign the move file."""
-    from arbiter.bots.levels import LEVELS, bot_rng, decide
+    from arbiter.bots.agreement import answer_file
+    from arbiter.bots.levels import LEVELS
     from arbiter.cli.player import _write, _write_bytes
-    from arbiter.core import registry
-    from arbiter.core.errors import NotReady, OutOfTurn, UsageError
-    from arbiter.core.player import (
-        check_key_for_state,
-        load_state,
-        make_move,
-        manifest_beside,
-        seal_move,
-    )
+    from arbiter.core.errors import OutOfTurn, UsageError
+    from arbiter.core.player import check_key_for_state, load_state, manifest_beside, seal_move
 
     if level not in LEVELS:
         raise UsageError(f"--level takes {', '.join(LEVELS)}, not {level!r}")
@@ -60,13 +55,34 @@ def bot(
     if state["seat"] is None:
         raise UsageError("this is the public state file: use your own players/<seat>/state.json")
     check_key_for_state(state_file, state, key)
-    if state["status"] != "playing" or not state["legal"]:
+    pending = state.get("pending")
+    if state["status"] == "playing" and pending and state["seat"] in pending["waiting_for"]:
+        # An open proposal waits for this seat: the bot answers it first (docs/bots.md).
+        move_file = answer_file(state, key, seed)
+        labels = f"{move_file['answer']} {pending['seat']}'s proposal to end the game"
+    elif state["status"] != "playing" or not state["legal"]:
         who = state["prompt"]["seat"] if state["prompt"] else None
         raise OutOfTurn(
             f"the game is {state['status']}: nothing to decide"
             if who is None
             else f"it is {who}'s turn, not {state['seat']}'s: wait for your next state file"
         )
+    else:
+        move_file, labels = _bot_move(state, key, level, seed, budget)
+    if seal:
+        target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")
+        _write_bytes(target, seal_move(move_file, manifest or manifest_beside(state_file)))
+        Output().line(f"wrote {target} ({labels}), sealed to the referee: send it to the referee")
+        return
+    _write(output, move_file)
+    Output().line(f"wrote {output} ({labels}): send it to the referee")
+
+
+def _engine_of(state: dict[str, Any]) -> Any:
+    """The engine that wrote the state file (only its very version reads the view)."""
+    from arbiter.core import registry
+    from arbiter.core.errors import NotReady
+
     engine = registry.get(state["engine"]["name"])
     if engine.info.version != state["engine"]["version"]:
         # The bot reads the view with the engine: another version's rules may differ.
@@ -77,16 +93,18 @@ def bot(
             f"this state file is from {engine.info.name} {wanted} but this arbiter has "
             f"{engine.info.version}: {advice(engine.info.name, wanted, None)}"
         )
+    return engine
+
+
+def _bot_move(
+    state: dict[str, Any], key: Path, level: str, seed: str, budget: int | None
+) -> tuple[dict[str, Any], str]:
+    from arbiter.bots.levels import bot_rng, decide
+    from arbiter.core.player import make_move
+
+    engine = _engine_of(state)
     actions = decide(engine, state, level, bot_rng(seed, state), budget)
-    move_file = make_move(state, key, actions)
-    labels = "; ".join(engine.label(a) for a in actions)
-    if seal:
-        target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")
-        _write_bytes(target, seal_move(move_file, manifest or manifest_beside(state_file)))
-        Output().line(f"wrote {target} ({labels}), sealed to the referee: send it to the referee")
-        return
-    _write(output, move_file)
-    Output().line(f"wrote {output} ({labels}): send it to the referee")
+    return make_move(state, key, actions), "; ".join(engine.label(a) for a in actions)
 
 
 def register(app: typer.Typer) -> None:

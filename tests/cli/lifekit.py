@@ -71,6 +71,15 @@ class Table:
         self.submit(path)
         return str(seat)
 
+    def first_move(self) -> str:
+        """The prompted seat takes its first listed decision (``arbiter move --pick 1``)."""
+        seat = self.read()["prompt"]["seat"]
+        path = self.out(f"move-{seat}")
+        key_path = self.keys / seat
+        ok(self.cli("move", self.state(seat), "--key", key_path, "--pick", "1", "-o", path))
+        self.submit(path)
+        return str(seat)
+
     def play_out(self, keys: dict[str, str] | None = None, limit: int = 400) -> list[str]:
         """Bots play every turn to the end (``keys``: a seat's substitute key name)."""
         deciders = []

@@ -4,6 +4,7 @@ becomes a chain entry, and ``arbiter verify`` replays every one after the reveal
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -118,7 +119,7 @@ def test_a_decline_or_a_move_lets_the_proposal_lapse(momiji3: Table) -> None:
     )
     t.submit(t.sign("propose-end", "carol"))
     stale_answer = t.sign("answer", "alice", "--accept")
-    t.bot_move(7)  # the next move lets it lapse
+    t.first_move()  # the next move lets it lapse
     assert "lapses" in (t.root / "public" / "log.md").read_text()
     before = snapshot(t.root)
     err = error_line(t.cli("submit", t.root, stale_answer), 8)
@@ -298,3 +299,31 @@ def test_the_referee_appoints_a_substitute_after_a_timeout(
     deciders = t.play_out({"alice": "dave"})
     assert "alice" in deciders
     assert "verified game" in t.verify()
+
+
+def test_a_bot_answers_an_open_proposal_by_its_evaluation(momiji3: Table) -> None:
+    """`arbiter bot` with a proposal waiting for the seat writes the bot's answer
+    (arbiter.bots.agreement), whoever's turn it is; the referee takes it."""
+    from arbiter.bots.agreement import accepts_end
+    from arbiter.bots.levels import bot_rng
+    from arbiter.core.player import load_state
+    from arbiter.core.registry import get
+
+    t = momiji3
+    for n in range(6):
+        t.bot_move(n)
+    t.submit(t.sign("propose-end", "alice"))
+    for seat in ("bob", "carol"):
+        state = load_state(t.state(seat))
+        expected = accepts_end(get("momiji"), state, bot_rng("", state))
+        path = t.out(f"bot-answer-{seat}")
+        said = ok(t.cli("bot", t.state(seat), "--key", t.keys / seat, "-o", path)).out
+        record = json.loads(path.read_text())
+        assert record["format"] == "arbiter.answer/1"
+        assert record["answer"] == ("accept" if expected else "decline")
+        assert f"{record['answer']} alice's proposal to end the game" in said
+        t.submit(path)
+        if not expected:
+            break
+    status = t.read()["status"]
+    assert status == ("over" if expected else "playing")

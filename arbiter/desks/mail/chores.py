@@ -68,16 +68,27 @@ class Chores(Rounds):
         mid = compose.message_id(sender, game, seq, f"reminder-{label}", address.lower())
         if mid in self.journal.answered():
             return
-        grace = f", then a grace period until {waiting.final}" if waiting.final != waiting.due else ""
-        lead = "Half your time is gone" if label == "half" else "Your time is up; the grace period runs"
+        grace = (
+            f", then a grace period until {waiting.final}" if waiting.final != waiting.due else ""
+        )
+        lead = (
+            "Half your time is gone"
+            if label == "half"
+            else "Your time is up; the grace period runs"
+        )
         body = (
             f"{lead}: game {game} waits for your decision ({waiting.seat}) since entry #{seq}.\n"
             f"Deadline: {waiting.due}{grace}. After that the referee applies the game's "
             f"timeout policy: {waiting.policy}.\n\n"
-            + compose.usage(self.config.smtp.address) + "\n"
+            + compose.usage(self.config.smtp.address)
+            + "\n"
         )
         mail = compose.letter(
-            sender, address, f"{game}: reminder — your decision is due {waiting.due}", body, mid,
+            sender,
+            address,
+            f"{game}: reminder — your decision is due {waiting.due}",
+            body,
+            mid,
             references=[compose.game_thread(sender, game)],
         )
         self._send(mail, [address])
@@ -109,6 +120,7 @@ class Chores(Rounds):
             seats = bots.load(gd)
         except ArbiterError:
             return
+        self._bot_answers(gd, folder, seats)
         for _ in range(MAX_BOT_MOVES if seats else 0):
             public = load_state(gd.public_state)
             prompt = public["prompt"]
@@ -124,6 +136,26 @@ class Chores(Rounds):
             except ArbiterError:
                 break  # a bot's file refused: leave the seat to the clock and the referee
             self.summary.bot_moves += 1
+            self.send_states(gd, Record(gd, done.seq), done.seq, done.summary)
+
+    def _bot_answers(self, gd: GameDir, folder: Path, seats: dict[str, Any]) -> None:
+        """Bot seats answer an open proposal to end the game that waits for them, each by
+        its evaluation (``arbiter.bots.agreement``, docs/bots.md)."""
+        from arbiter.bots.agreement import answer_file
+        from arbiter.core.canonical import pretty
+        from arbiter.core.player import load_state
+        from arbiter.core.referee import submit
+
+        pending = load_state(gd.public_state).get("pending")
+        for seat in pending["waiting_for"] if pending else []:
+            if seat not in seats:
+                continue
+            state = load_state(gd.seat_state(seat))
+            answer = answer_file(state, seats[seat].key, seats[seat].seed)
+            try:
+                done = submit(folder, pretty(answer), f"bot-{seat}-answer.json", now=self.stamp())
+            except ArbiterError:
+                return
             self.send_states(gd, Record(gd, done.seq), done.seq, done.summary)
 
     # -- reveals --------------------------------------------------------------------------
@@ -157,7 +189,11 @@ class Chores(Rounds):
             if record.has(mid):
                 continue
             mail = compose.letter(
-                sender, to, f"{game}: revealed", body, mid,
+                sender,
+                to,
+                f"{game}: revealed",
+                body,
+                mid,
                 references=[compose.game_thread(sender, game)],
                 attachments=[compose.attach(gd.reveal_record, "reveal.json", "application/json")],
             )
