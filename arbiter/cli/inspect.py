@@ -51,6 +51,8 @@ def status(
         "sealed": bool(manifest.get("sealed", False)),
         "winners": state["outcome"]["winners"] if state["outcome"] else None,
         "deadline": _deadline(manifest, state, since),
+        "pending": state.get("pending"),
+        "resigned": state.get("resigned", []),
     }
     if as_json:
         out.json(info)
@@ -82,6 +84,10 @@ def status(
             f"deadline: {clock['seat']} has until {clock['due']}{grace}; then {clock['policy']} "
             f"(waiting since {clock['since']})"
         )
+    from arbiter.cli.render import life_lines
+
+    for line in life_lines(state):
+        out.line(line)
     if info["winners"]:
         out.line(f"winners: {', '.join(info['winners'])}")
     out.line(

@@ -70,6 +70,29 @@ def use_pictures(choice: bool | None) -> bool:
     return sys.stdout.isatty()
 
 
+def life_lines(state: dict[str, Any]) -> list[str]:
+    """An open end proposal, seats that resigned, a game abandoned (docs/game-life.md)."""
+    lines = []
+    pending = state.get("pending")
+    if pending is not None:
+        what = "scored as it stands" if pending["result"] == "score" else "abandoned, no result"
+        accepted = f"; accepted by {', '.join(pending['accepted'])}" if pending["accepted"] else ""
+        lines.append(
+            f"proposal: {pending['seat']} proposes to end the game now, {what} (entry "
+            f"#{pending['seq']}){accepted}; waiting for {', '.join(pending['waiting_for'])}"
+        )
+        if state.get("seat") in pending["waiting_for"]:
+            lines.append(
+                "  answer it: `arbiter answer STATE --key KEY --accept|--decline -o FILE` "
+                "(your next move lets it lapse)"
+            )
+    if state.get("resigned"):
+        lines.append(f"resigned: {', '.join(state['resigned'])} (ranked last)")
+    if state["status"] == "over" and state["outcome"] is None:
+        lines.append("result: none (the game was abandoned by agreement)")
+    return lines
+
+
 def render_state(
     out: Output, state: dict[str, Any], engine: Any, pictures: bool = False
 ) -> None:
@@ -94,6 +117,8 @@ def render_state(
         mine = state["seat"] == prompt["seat"]
         turn = "your turn" if mine else f"{prompt['seat']}'s turn"
         out.styled((turn, "bold"), f": {prompt['kind']}")
+    for line in life_lines(state):
+        out.line(line)
     if picture is not None:
         for part in picture:
             out.console.print(part)

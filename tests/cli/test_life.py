@@ -93,6 +93,11 @@ def test_end_by_agreement_scores_the_game_as_it_stands(momiji3: Table) -> None:
     assert "bob proposes to end the game now, scored as it stands" in said
     pending = t.read("alice")["pending"]
     assert pending["seat"] == "bob" and pending["waiting_for"] == ["alice", "carol"]
+    status = ok(t.cli("status", t.root)).out
+    assert "proposal: bob proposes to end the game now, scored as it stands (entry #5)" in status
+    shown = ok(t.cli("show", t.state("alice"), "--plain")).out
+    assert "answer it: `arbiter answer STATE" in shown
+    assert "answer it" not in ok(t.cli("show", t.state("bob"), "--plain")).out
     t.submit(t.sign("answer", "alice", "--accept"))
     assert t.read()["status"] == "playing"
     said = t.submit(t.sign("answer", "carol", "--accept"))
@@ -135,6 +140,7 @@ def test_an_abandoned_game_has_no_result(momiji2: Table) -> None:
     assert "the game ends by agreement, with no result" in said
     public = t.read()
     assert public["status"] == "over" and public["outcome"] is None
+    assert "result: none (the game was abandoned by agreement)" in ok(t.cli("status", t.root)).out
     assert "verified game" in t.verify()
 
 
