@@ -92,6 +92,8 @@ def result_text(result: GameResult) -> str:
     """``1. alice 10 (+4), 2. carol 8 (+2), 3. bob 5 (+0)``, or the game's status."""
     if not result.over:
         return {"missing": "not created yet"}.get(result.status, result.status)
+    if result.outcome is None:
+        return "abandoned by agreement: no result"
     assert result.outcome is not None
     parts, place = [], 1
     for group in result.outcome["ranking"]:

@@ -52,6 +52,12 @@ class GameResult:
 
     @property
     def over(self) -> bool:
+        """Finished: with a result, or abandoned by agreement (over with no outcome)."""
+        return self.status == "over"
+
+    @property
+    def scored(self) -> bool:
+        """Finished with a result: an abandoned game gives nobody points (docs/game-life.md)."""
         return self.status == "over" and self.outcome is not None
 
 
@@ -127,7 +133,7 @@ def standings(tournament: Tournament, results: Sequence[GameResult]) -> list[Row
             byes[name] += 1
             points[name] += bye_points(tournament.table_size)
     for result in results:
-        if not result.over:
+        if not result.scored:
             continue
         assert result.outcome is not None
         for seat in result.table.seats:
