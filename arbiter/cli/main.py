@@ -17,6 +17,7 @@ from arbiter.cli import (
     inspect,
     keys,
     mail,
+    notify,
     play,
     player,
     referee,
@@ -155,6 +156,7 @@ def main(
 for group in (keys, referee, player, play, bot, inspect, replay, demo, mail, git, tournament):
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html
+notify.register(_registry)  # arbiter notify
 
 
 def run(argv: list[str] | None = None) -> None:
