@@ -57,9 +57,11 @@ def notify(
     for what, rows in (("sent", report.sent), ("already sent this period", report.skipped)):
         for row in rows:
             out.line(f"{what}: {row['channel']} ({', '.join(row['games'])})")
+    for row in report.no_mail:
+        out.line(f"not sent (no --config for mail): {row['channel']} ({', '.join(row['games'])})")
     for row in report.failed:
         out.line(f"failed: {row['channel']} ({', '.join(row['games'])}): {row['reason']}")
-    if not (report.sent or report.skipped or report.failed):
+    if not (report.sent or report.skipped or report.failed or report.no_mail):
         out.line(f"nothing to send: no game waits for a seat that gets notices ({len(games)} games)")
     if report.failed:
         first = report.failed[0]

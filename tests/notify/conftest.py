@@ -127,7 +127,7 @@ def make_game(tmp_path: Path) -> Callable[..., Path]:
         folder.parent.mkdir(parents=True, exist_ok=True)
         new_game(
             folder, engine, [(s, f"{keys[s]}.pub") for s in seats], {}, game_id=game,
-            join=False, created=CREATED, deadline=deadline, grace=grace,
+            join=False, created=CREATED, deadline=deadline, grace=grace, secret=bytes(range(32)),
         )
         return folder
 

@@ -150,9 +150,7 @@ def test_a_notice_carries_no_hidden_card(
         for seat in ("alice", "bob")
         for card in json.loads((game / "players" / seat / "state.json").read_bytes())["view"]["players"][seat]["hand"]
     }
-    assert hands and not any(card in post.body.decode() for card in hands)
-    public = (game / "public" / "state.json").read_text()
-    assert all(card not in public for card in hands)  # the check means something
+    assert len(hands) == 10 and not any(card in post.body.decode() for card in hands)
 
 
 def test_one_failing_webhook_does_not_stop_the_others(
@@ -190,7 +188,8 @@ def test_one_failing_webhook_does_not_stop_the_others(
         ('[seats.alice]\nwebhook = "http://127.0.0.1/x"\npreset = "teams"\n', "preset must be one of"),
         ('[seats.alice]\nhook = "http://127.0.0.1/x"\n', "unknown key 'hook'"),
         ('[seats.alice]\nwebhook = "https://ntfy.sh/"\npreset = "ntfy"\n', "ntfy topic URL"),
-        ('[seats.alice]\nmail = "alice@example.org"\n', "give the mail config (--config)"),
+        ('[seats.alice]\nmail = true\n', "the seat has no address"),
+        ('[seats.alice]\nmail = "alice"\n', "must be one mail address, true or false"),
         ('period = "1d"\n', "unknown key 'period'"),
     ],
 )

@@ -12,6 +12,7 @@
 
 A seat not listed, or listed without ``webhook`` and ``mail``, gets its digest by mail at
 the address the mail desk has for it, when the run can send mail (an ``[smtp]`` config).
+A run that cannot send mail leaves out the mail channels and says so.
 A webhook URL is a secret (whoever has it can post there): like an address it never leaves
 ``referee/``, and output names only its preset and host.
 """
@@ -70,7 +71,8 @@ def load(gd: GameDir, seats: list[str], addresses: dict[str, str], mail: bool) -
     """Return seat -> its channels in the game at ``gd``.
 
     ``addresses``: the mail desk's (``referee/addresses.json``); ``mail``: whether this run
-    can send mail. Raises ``UsageError`` naming the file and the key on a bad file.
+    can send mail (without it, only the seats' explicit ``mail`` settings give a mail
+    channel, which the run then reports as not sent). Raises ``UsageError`` naming the file and the key on a bad file.
     """
     where = shown(path(gd))
     try:
@@ -121,20 +123,12 @@ def _channels(entry: dict[str, Any], where: str, address: str | None, mail: bool
             bare = normalise(wanted)
         except UsageError:
             raise UsageError(f"{where}.mail must be one mail address, true or false") from None
-        if not mail:
-            raise UsageError(
-                f"{where} gets notices by mail: give the mail config (--config) with an [smtp] section"
-            )
         channels.append(Channel("mail", bare.lower()))
     elif not isinstance(wanted, bool):
         raise UsageError(f"{where}.mail must be one mail address, true or false")
-    elif wanted and mail and address:
+    elif wanted and address and (mail or "mail" in entry):
         channels.append(Channel("mail", address.lower()))
     elif wanted and "mail" in entry:
-        if not mail:
-            raise UsageError(
-                f"{where} gets notices by mail: give the mail config (--config) with an [smtp] section"
-            )
         raise UsageError(f"{where}.mail is true but the seat has no address: `arbiter mail seat` records one")
     return channels
 
