@@ -30,13 +30,12 @@ class Received:
 @pytest.fixture
 def smtp() -> Iterator[Received]:
     from aiosmtpd.controller import Controller
-
     from mail.servers import free_port
 
     received = Received(0)
 
     class Handler:
-        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
             message = email.message_from_bytes(envelope.content, policy=email.policy.default)
             received.mails.append((list(envelope.rcpt_tos), message))
             return "250 OK"
