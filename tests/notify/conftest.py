@@ -1,16 +1,10 @@
-"""Fixtures of the turn-notice tests: an in-process ``arbiter``, games, and a real HTTP server.
-
-``hooks`` is ``http.server`` in a thread on 127.0.0.1 (port 0): it records every POST and
-answers 200, or 500 for a path holding ``fail`` — nothing is mocked.
-"""
+"""Fixtures of the turn-notice tests: an in-process ``arbiter``, games, and a real HTTP
+server (``hooks``: ``notify.hookserver``)."""
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +13,7 @@ from helpers.tables import make_keys
 
 from arbiter.cli.main import run
 from arbiter.core.referee import new_game
+from notify.hookserver import Hooks, serve_hooks
 
 CREATED = "2026-12-01T00:00:00Z"
 
@@ -30,60 +25,10 @@ class Result:
     err: str
 
 
-@dataclass
-class Post:
-    path: str
-    headers: dict[str, str]
-    body: bytes
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-
-@dataclass
-class Hooks:
-    """The test's webhook server: ``url(path)`` to configure, ``posts`` to check."""
-
-    port: int
-    posts: list[Post] = field(default_factory=list)
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
-
-    def to(self, path: str) -> list[Post]:
-        return [post for post in self.posts if post.path == path]
-
-
 @pytest.fixture
 def hooks() -> Iterator[Hooks]:
-    lock = threading.Lock()
-    server_hooks: list[Hooks] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            size = int(self.headers.get("Content-Length", "0"))
-            body = self.rfile.read(size)
-            with lock:
-                server_hooks[0].posts.append(Post(self.path, dict(self.headers), body))
-            status = 500 if "fail" in self.path else 200
-            self.send_response(status)
-            self.send_header("Content-Length", "2")
-            self.end_headers()
-            self.wfile.write(b"ok")
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server_hooks.append(Hooks(server.server_address[1]))
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield server_hooks[0]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    with serve_hooks() as server:
+        yield server
 
 
 @pytest.fixture
