@@ -66,7 +66,7 @@ def notify(
     if report.failed:
         first = report.failed[0]
         raise NotReady(
-            f"{len(report.failed)} of {len(due)} digests could not be delivered (first: "
+            f"{len(report.failed)} of {len(report.failed) + len(report.sent)} digests could not be delivered (first: "
             f"{first['channel']}: {first['reason']}); the others were sent: run again to retry"
         )
 

@@ -509,7 +509,7 @@ class NoticeFile(Strict):
     period: NoticePeriod
     title: str = Field(max_length=200)
     """One line, e.g. `arbiter: 2 games wait for your decision`."""
-    text: str = Field(max_length=20000)
+    text: str
     """The digest as plain text, one line per game (what the mail and the presets carry)."""
     games: list[NoticeGame] = Field(min_length=1)
     """The waiting games, sorted by game id then seat."""

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from notify.conftest import Hooks, configure
+from notify.conftest import configure
+from notify.hookserver import Hooks
 
 if not os.environ.get("CI"):
     pytest.importorskip("aiosmtpd", reason="aiosmtpd is not installed (pip install -e '.[test]')")

@@ -11,7 +11,8 @@ import pytest
 from helpers.tables import snapshot
 from jsonschema import Draft202012Validator
 
-from notify.conftest import Hooks, configure
+from notify.conftest import configure
+from notify.hookserver import Hooks
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "schemas" / "notice.schema.json").read_text())
 DAY = 86400

@@ -20,8 +20,6 @@ from arbiter.desks.notify import digest, sent, settings
 from arbiter.desks.notify.settings import Channel
 from arbiter.desks.notify.webhook import DeliveryFailed, post
 
-DAY = 86400
-
 
 @dataclass
 class Digest:
