@@ -480,7 +480,7 @@ class NoticeGame(Strict):
     seat: SeatId
     """The recipient's seat in that game."""
     decision: str = Field(max_length=64)
-    """The kind of decision the game waits for (the public prompt's `kind`)."""
+    """What the game waits for: the public prompt's `kind`, `join`, or `answer propose-end`."""
     entry: int = Field(ge=0)
     """The chain entry the game waits at (the public state's `seq`)."""
     head: Digest
@@ -512,7 +512,7 @@ class NoticeFile(Strict):
     text: str
     """The digest as plain text, one line per game (what the mail and the presets carry)."""
     games: list[NoticeGame] = Field(min_length=1)
-    """The waiting games, sorted by game id then seat."""
+    """What the games wait for, sorted by game id, seat and decision."""
 
 
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {

@@ -56,7 +56,8 @@ def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def make_game(tmp_path: Path) -> Callable[..., Path]:
     """``make_game("g1", ["alice", "bob"], deadline=…)``: a started game (no joins), the
-    first seat of ``seats`` to decide; keys made once under ``tmp/keys``."""
+    first seat of ``seats`` to decide (``join=True``: waiting for the joins); keys made
+    once under ``tmp/keys``, at ``keys``."""
     keys = make_keys(tmp_path / "keys", ["alice", "bob", "carol"])
 
     def make(
@@ -67,15 +68,17 @@ def make_game(tmp_path: Path) -> Callable[..., Path]:
         deadline: int | None = None,
         grace: int = 0,
         root: Path | None = None,
+        join: bool = False,
     ) -> Path:
         folder = (root or tmp_path / "games") / game
         folder.parent.mkdir(parents=True, exist_ok=True)
         new_game(
             folder, engine, [(s, f"{keys[s]}.pub") for s in seats], {}, game_id=game,
-            join=False, created=CREATED, deadline=deadline, grace=grace, secret=bytes(range(32)),
+            join=join, created=CREATED, deadline=deadline, grace=grace, secret=bytes(range(32)),
         )
         return folder
 
+    make.keys = keys  # type: ignore[attr-defined]
     return make
 
 

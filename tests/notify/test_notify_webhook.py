@@ -109,6 +109,11 @@ def test_one_digest_per_period_across_runs(
         result = cli("notify", game)
         assert result.code == 0 and "already sent this period: json webhook" in result.out
     assert len(hooks.posts) == 1 and snapshot(game) == before
+    assert json.loads(cli("notify", game, "--json").out) == {
+        "period": {"start": "2026-12-01T00:00:00Z", "end": "2026-12-02T00:00:00Z"},
+        "sent": [], "failed": [], "no_mail": [],
+        "skipped": [{"channel": "json webhook at 127.0.0.1", "games": ["g1/alice"]}],
+    }
     at(monkeypatch, "2026-12-02T00:00:00Z")  # a new day: a new digest
     assert cli("notify", game).code == 0
     assert len(hooks.posts) == 2
@@ -131,6 +136,36 @@ def test_a_seat_nothing_waits_for_gets_nothing(
     result = cli("notify", game)
     assert result.code == 0 and result.out.startswith("nothing to send")
     assert hooks.posts == [] and snapshot(game) == before
+
+
+def test_joins_and_open_requests_wait_for_seats_too(
+    cli, make_game, hooks: Hooks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arbiter.core.canonical import pretty
+    from arbiter.core.referee import submit
+    from arbiter.core.signing import NAMESPACE_PROPOSE_END, sign
+
+    joining = make_game("g1", ["alice", "bob"], join=True, deadline=DAY)
+    asked = make_game("g2", ["alice", "bob"], deadline=DAY)
+    head = json.loads((asked / "public" / "state.json").read_bytes())["head"]
+    proposal = {"format": "arbiter.propose-end/1", "game": "g2", "seat": "alice", "after": head,
+                "result": "abandon"}
+    proposal["signature"] = sign(proposal, make_game.keys["alice"], NAMESPACE_PROPOSE_END)
+    submit(asked, pretty(proposal), "propose.json", now="2026-12-01T01:00:00Z")
+    for folder in (joining, asked):
+        configure(folder, "".join(f'[seats.{s}]\nwebhook = "{hooks.url("/" + s)}"\n' for s in ("alice", "bob")))
+    at(monkeypatch, "2026-12-01T08:00:00Z")
+    assert cli("notify", joining, asked).code == 0
+    bob = hooks.to("/bob")[0].json()
+    Draft202012Validator(SCHEMA).validate(bob)
+    assert [(g["game"], g["decision"], g["due"]) for g in bob["games"]] == [
+        ("g1", "join", None), ("g2", "answer propose-end", None),
+    ]
+    assert bob["title"] == "arbiter: 2 games wait for your decision"
+    alice = hooks.to("/alice")[0].json()
+    assert [(g["game"], g["decision"], g["due"]) for g in alice["games"]] == [
+        ("g1", "join", None), ("g2", "turn", "2026-12-02T01:00:00Z"),
+    ]
 
 
 def test_a_notice_carries_no_hidden_card(
@@ -226,3 +261,13 @@ def test_bad_arguments(cli, make_game, tmp_path: Path, args: tuple[str, ...], co
     assert message in result.err and result.err.count("\n") == 1
     not_a_game = cli("notify", tmp_path)
     assert not_a_game.code == 17 and "is not a game folder" in not_a_game.err
+
+
+def test_a_damaged_record_is_one_line(cli, make_game, hooks: Hooks, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = make_game("g1", ["alice", "bob"])
+    configure(game, f'[seats.alice]\nwebhook = "{hooks.url("/alice")}"\n')
+    (game / "referee" / "notices.json").write_text('{"format": "something/1"}')
+    at(monkeypatch, "2026-12-01T08:00:00Z")
+    result = cli("notify", game)
+    assert result.code == 15 and "notices.json is damaged" in result.err
+    assert result.err.count("\n") == 1 and hooks.posts == []

@@ -58,9 +58,10 @@ def period_of(now: str, seconds: int) -> tuple[str, str]:
     return add(EPOCH, start), add(EPOCH, start + seconds)
 
 
-def waiting(gd: GameDir, now: str) -> tuple[str, list[str], Waiting | None]:
-    """Return the game id, its seats, and what the game at ``gd`` waits for (``None``:
-    nothing, being over, revealed, not started, or waiting for joins)."""
+def waiting(gd: GameDir, now: str) -> tuple[str, list[str], list[Waiting]]:
+    """Return the game id, its seats, and what the game at ``gd`` waits for: the seats'
+    joins, the prompt's seat (with the deadline), the answers an open request needs
+    (``pending``); nothing when the game is over or revealed."""
     from arbiter.core.chain import last_time
     from arbiter.core.errors import SchemaViolation, Tampered
     from arbiter.core.ledger import manifest_schema, read_json
@@ -81,31 +82,45 @@ def waiting(gd: GameDir, now: str) -> tuple[str, list[str], Waiting | None]:
         raise Tampered(f"{gd.root}: {exc.message}") from None
     game = str(manifest["game"])
     seats = [str(seat["seat"]) for seat in manifest["seats"]]
-    prompt = state.get("prompt")
-    if revealed or state.get("status") != "playing" or not isinstance(prompt, dict):
-        return game, seats, None
+    if revealed or state["status"] == "over":
+        return game, seats, []
+
     terms = terms_of(manifest)
-    due = final = policy = None
-    if terms is not None and since is not None:
-        due, final, policy = terms.due(since), terms.final(since), terms.on_timeout
-    return game, seats, Waiting(
-        game=game,
-        engine=str(state["engine"]["name"]),
-        seat=str(prompt["seat"]),
-        decision=str(prompt["kind"]),
-        entry=int(state["seq"]),
-        head=str(state["head"]),
-        since=since if due is not None else None,
-        due=due,
-        final=final,
-        policy=policy,
-        overdue=due is not None and at_or_after(now, due),
-    )
+
+    def item(seat: str, decision: str, clock: bool = False) -> Waiting:
+        """``clock``: the seat's deadline runs (the prompt's seat, in a game with deadlines)."""
+        timed = terms if clock and since is not None else None
+        due = timed.due(str(since)) if timed else None
+        return Waiting(
+            game=game,
+            engine=str(state["engine"]["name"]),
+            seat=seat,
+            decision=decision,
+            entry=int(state["seq"]),
+            head=str(state["head"]),
+            since=since if timed else None,
+            due=due,
+            final=timed.final(str(since)) if timed else None,
+            policy=timed.on_timeout if timed else None,
+            overdue=due is not None and at_or_after(now, due),
+        )
+
+    if state["status"] == "joining":
+        return game, seats, [item(str(seat), "join") for seat in state["waiting_for"]]
+    found = []
+    prompt = state["prompt"]
+    if prompt is not None:
+        found.append(item(str(prompt["seat"]), str(prompt["kind"]), clock=True))
+    pending = state.get("pending")
+    if pending is not None:
+        found += [item(str(seat), f"answer {pending['kind']}") for seat in pending["waiting_for"]]
+    return game, seats, found
 
 
 def title(items: list[Waiting]) -> str:
     late = sum(1 for item in items if item.overdue)
-    count = f"{len(items)} game waits" if len(items) == 1 else f"{len(items)} games wait"
+    games = len({item.game for item in items})
+    count = f"{games} game waits" if games == 1 else f"{games} games wait"
     return f"arbiter: {count} for your decision" + (f" ({late} overdue)" if late else "")
 
 
@@ -123,7 +138,7 @@ def text(items: list[Waiting], period: int) -> str:
 def notice(items: list[Waiting], now: str, period: int) -> dict[str, Any]:
     """The ``arbiter.notice/1`` payload (schemas/notice.schema.json) of one digest."""
     start, end = period_of(now, period)
-    ordered = sorted(items, key=lambda item: (item.game, item.seat))
+    ordered = sorted(items, key=lambda item: (item.game, item.seat, item.decision))
     return {
         "format": FORMAT,
         "time": now,

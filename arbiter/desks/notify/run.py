@@ -31,7 +31,7 @@ class Digest:
     """Game id -> folder, where the delivery is recorded."""
 
     def names(self) -> list[str]:
-        return sorted(f"{item.game}/{item.seat}" for item in self.items)
+        return sorted({f"{item.game}/{item.seat}" for item in self.items})
 
 
 @dataclass
@@ -91,7 +91,7 @@ def plan(
             gd.require()
             if not gd.referee.is_dir():
                 raise NotReady(f"{folder} has no referee/ folder: only the referee sends notices")
-            game, seats, item = digest.waiting(gd, now)
+            game, seats, items = digest.waiting(gd, now)
             channels = settings.load(gd, seats, addresses.load(gd), mail)
             records = sent.load(gd)
         except ArbiterError as exc:
@@ -101,12 +101,11 @@ def plan(
             continue
         for key, record in records.items():
             last[key] = max(last.get(key, ""), record["time"])
-        if item is None:
-            continue
-        for channel in channels.get(item.seat, []):
-            entry = digests.setdefault(channel.key, Digest(channel))
-            entry.items.append(item)
-            entry.folders[game] = gd
+        for item in items:
+            for channel in channels.get(item.seat, []):
+                entry = digests.setdefault(channel.key, Digest(channel))
+                entry.items.append(item)
+                entry.folders[game] = gd
     ordered = sorted(digests.values(), key=lambda d: (d.channel.kind, d.channel.preset, d.channel.target))
     due = [d for d in ordered if last.get(d.channel.key, "") < start]
     done = [d for d in ordered if last.get(d.channel.key, "") >= start]
