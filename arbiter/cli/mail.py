@@ -40,6 +40,7 @@ def run(
             if summary.timeouts or summary.reminders or summary.bot_moves
             else ""
         )
+        + (f"; {summary.notices} turn-notice digests" if summary.notices else "")
     )
 
 

@@ -18,6 +18,7 @@ from arbiter.cli import (
     keys,
     life,
     mail,
+    notify,
     play,
     player,
     referee,
@@ -158,6 +159,7 @@ for group in (
 ):
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html
+notify.register(_registry)  # arbiter notify
 
 
 def run(argv: list[str] | None = None) -> None:

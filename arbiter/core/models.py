@@ -466,6 +466,58 @@ class RevealFile(Strict):
     """True when the referee revealed before the game was over (`--force`)."""
 
 
+class NoticePeriod(Strict):
+    """The period a digest belongs to: at most one digest per recipient in it."""
+
+    start: UtcTime
+    """Its first second (periods are counted from 1970-01-01T00:00:00Z: a day is a UTC day)."""
+    end: UtcTime
+    """The first second of the next period."""
+
+
+class NoticeGame(Strict):
+    """One game that waits for the recipient, from its public state and game.json only."""
+
+    game: GameId
+    engine: Name
+    seat: SeatId
+    """The recipient's seat in that game."""
+    decision: str = Field(max_length=64)
+    """What the game waits for: the public prompt's `kind`, `join`, or `answer propose-end`."""
+    entry: int = Field(ge=0)
+    """The chain entry the game waits at (the public state's `seq`)."""
+    head: Digest
+    """That entry's chain head: the `after` of the seat's next move file."""
+    since: UtcTime | None
+    """When the game started waiting (the entry's time); null in a game without deadlines."""
+    due: UtcTime | None
+    """The seat's deadline; null in a game without deadlines."""
+    final: UtcTime | None
+    """When the grace period ends and the timeout policy applies (equal to `due` without
+    grace); null in a game without deadlines."""
+    policy: Literal["pass", "bot", "forfeit"] | None
+    """What the referee applies at `final` (game.json's `on_timeout`); null without deadlines."""
+    overdue: bool
+    """Whether `due` has passed at the notice's `time`."""
+
+
+class NoticeFile(Strict):
+    """A turn notice (`arbiter notify`, docs/notices.md): one recipient's digest of the games
+    waiting for it, POSTed to a webhook as is. Public facts and the seat's own only: no
+    state view, no legal decisions, no hidden card."""
+
+    format: Literal["arbiter.notice/1"]
+    time: UtcTime
+    """The referee's clock when the digest was made."""
+    period: NoticePeriod
+    title: str = Field(max_length=200)
+    """One line, e.g. `arbiter: 2 games wait for your decision`."""
+    text: str
+    """The digest as plain text, one line per game (what the mail and the presets carry)."""
+    games: list[NoticeGame] = Field(min_length=1)
+    """What the games wait for, sorted by game id, seat and decision."""
+
+
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "manifest": Manifest,
     "manifest-v1": ManifestV1,
@@ -483,4 +535,5 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "chain-entry": ChainEntry,
     "state": StateFile,
     "reveal": RevealFile,
+    "notice": NoticeFile,
 }

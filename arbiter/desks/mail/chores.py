@@ -95,6 +95,36 @@ class Chores(Rounds):
         self.journal.add(mid)
         self.summary.reminders += 1
 
+    # -- turn notices ---------------------------------------------------------------------
+    def send_notices(self) -> None:
+        """With ``[notices]``: send each recipient its digest of the games waiting for it, at
+        most once per period, by mail or by the webhooks of referee/notices.toml
+        (docs/notices.md). A game that cannot be read, or a webhook that fails, is reported
+        and left for the next run; the others go on."""
+        settings = self.config.notices
+        if settings is None:
+            return
+        from arbiter.desks.notify import run
+
+        stamp = self.stamp()
+
+        def problem(where: str, exc: ArbiterError) -> None:
+            self.report(f"game folder {where}, notices: {exc.message} (left for the next run)")
+
+        due, done = run.plan(
+            sorted(self._index().values()), stamp, settings.period, mail=True, problem=problem
+        )
+        report = run.deliver(due, done, stamp, settings.period, self._mail_notice)
+        for row in report.failed:
+            self.report(f"notices: {row['channel']} ({', '.join(row['games'])}): {row['reason']} "
+                        "(tried again next run)")
+        self.summary.notices += len(report.sent)
+
+    def _mail_notice(self, to: str, payload: dict[str, Any]) -> None:
+        from arbiter.desks.notify.run import mail_letter
+
+        self._send(mail_letter(self.config.smtp.sender, to, payload), [to])
+
     # -- bots -----------------------------------------------------------------------------
     def play_bots(self, only: set[Path] | None = None) -> None:
         """Let the bot seats of every game move while the game waits for one of them: each

@@ -26,6 +26,9 @@
     observers = ["watcher@example.org"]
     max_per_sender = 60             # files judged per sender per hour (a flood guard)
 
+    [notices]                       # optional: turn-notice digests (docs/notices.md)
+    period = "1d"                   # at most one digest per seat per period (default 1d)
+
 Passwords come from a file or an environment variable, never from the command line or
 the config itself. A bad file is one line naming the key (exit 2).
 """
@@ -87,11 +90,21 @@ class Desk:
 
 
 @dataclass(frozen=True)
+class Notices:
+    """The desk's turn notices (``[notices]``): each seat's digest of waiting games."""
+
+    period: int = 86400
+    """Seconds: at most one digest per recipient in each period."""
+
+
+@dataclass(frozen=True)
 class Config:
     imap: Imap
     smtp: Smtp
     desk: Desk
     path: Path
+    notices: Notices | None = None
+    """None when the config has no ``[notices]`` section: the desk sends no digests."""
 
 
 def _read(path: Path) -> tuple[dict[str, Any], Path]:
@@ -101,7 +114,7 @@ def _read(path: Path) -> tuple[dict[str, Any], Path]:
         raw = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UsageError(f"{where} is not valid TOML ({exc}): fix the file") from None
-    _only(raw, "", {"imap", "smtp", "desk"})
+    _only(raw, "", {"imap", "smtp", "desk", "notices"})
     return raw, path.expanduser().resolve().parent
 
 
@@ -159,7 +172,18 @@ def load(path: Path) -> Config:
         observers=tuple(observers),
         max_per_sender=_int(desk_raw, "desk.max_per_sender", 60, 1, 100_000),
     )
-    return Config(imap, smtp, desk, path)
+    return Config(imap, smtp, desk, path, _notices(raw))
+
+
+def _notices(raw: dict[str, Any]) -> Notices | None:
+    if "notices" not in raw:
+        return None
+    from arbiter.core.deadlines import parse_duration
+
+    section = _section(raw, "notices")
+    _only(section, "notices.", {"period"})
+    period = _text(section, "notices.period", None) or "1d"
+    return Notices(parse_duration(period, "notices.period", minimum=60))
 
 
 _SERVER_KEYS = {

@@ -70,6 +70,8 @@ class Summary:
     timeouts: int = 0
     reminders: int = 0
     bot_moves: int = 0
+    notices: int = 0
+    """Turn-notice digests delivered (``[notices]``), by mail or webhook."""
 
 
 @dataclass
@@ -140,6 +142,7 @@ class MailDesk(Chores):
                 self.finish_rounds()
                 self.check_deadlines()
                 self.play_bots()
+                self.send_notices()
                 self._clear(self.mailbox.waiting())
                 if once or self.stopping:
                     break
