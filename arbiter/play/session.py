@@ -12,7 +12,7 @@ outbox until the transport has taken it, so nothing is lost and nothing is half-
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -170,8 +170,10 @@ class Session:
 
     def can_join(self) -> bool:
         """Whether this session could sign a join (key, game.json and seat known)."""
-        return self.key is not None and self.manifest is not None and (
-            isinstance(self.state.get("seat") or self._seat, str)
+        return (
+            self.key is not None
+            and self.manifest is not None
+            and (isinstance(self.state.get("seat") or self._seat, str))
         )
 
     def my_turn(self) -> bool:
@@ -299,6 +301,36 @@ class Session:
             # Sent before (an answer lost on the way back): the referee has it.
             at = f" as entry #{exc.entry}" if exc.entry is not None else ""
             return f"the referee already had {name}{at}"
+
+    def send_life(self, kind: str, make: Callable[[dict[str, Any], Path], dict[str, Any]]) -> Sent:
+        """Sign a resignation, an end proposal or an answer (``make(state, key)``,
+        ``arbiter.core.life_files``) against the newest state file and deliver it.
+
+        Fetches first, as ``send``: if the game moved on nothing is signed (``Moved``); a
+        proposal answered after it lapsed would only be refused.
+        """
+        if self.key is None:
+            raise UsageError("signing needs your key: pass it with --key")
+        before = self.state
+        fresh = self.transport.fetch()
+        moved = self._moved(fresh)
+        if moved is not None:
+            self._adopt(fresh, moved)
+            raise Moved(
+                f"the game moved on since your state file (entry #{before['seq']} → "
+                f"#{self.state['seq']}): nothing was signed; read what happened first",
+                [(n, line) for n, line in self.story if n > before["seq"]],
+            )
+        data = pretty(make(before, self.key))
+        digest8 = hashlib.sha256(data).hexdigest()[:8]
+        return self._deliver(f"{self.seat}-{kind}-{before['seq'] + 1}-{digest8}.json", data, 0)
+
+    def answer_due(self) -> dict[str, Any] | None:
+        """The open end proposal that waits for this seat's answer, if any."""
+        pending = self.state.get("pending") if self.state else None
+        if pending is not None and self.state.get("seat") in pending["waiting_for"]:
+            return dict(pending)
+        return None
 
     def join(self) -> Sent:
         """Sign and deliver this seat's join file (the game waits for it)."""

@@ -21,10 +21,14 @@ from arbiter.play.session import Moved, Session
 
 HELP = (
     "Type a number or a card name to pick; u takes back the last pick; ? N explains a "
-    "decision; s sends the batch as it stands; q leaves without signing."
+    "decision; s sends the batch as it stands; q leaves without signing. Also: resign, "
+    "propose (end now, scored as it stands), propose abandon (end with no result)."
 )
+ANSWER = "Answer {who}'s proposal to end the game? [a = accept, d = decline, l = later]: "
 CONFIRM = "Send {n}? [y = sign and send, n = keep picking]: "
-CONFIRM_HELP = "type y to sign and send, n to keep picking, u to take back the last pick, q to leave"
+CONFIRM_HELP = (
+    "type y to sign and send, n to keep picking, u to take back the last pick, q to leave"
+)
 
 
 def ask_line(prompt: str) -> str:
@@ -121,6 +125,10 @@ class Terminal:
                     self.out.line("")
                     self.out.line(waiting)
                     return 0
+                if session.answer_due() is not None:
+                    self.out.line("")
+                    self.out.line(waiting)
+                    return 0 if self._answer() is None or not session.my_turn() else self.run()
                 # Nothing to decide and nothing done: the one-line answer, exit 11, so a
                 # script can tell (README, "Exit codes").
                 raise OutOfTurn(waiting)
@@ -165,6 +173,10 @@ class Terminal:
         """Build one batch and send it. ``None``: the player left; ``True``: sent and it
         is this seat's turn again; ``False``: start over (the game moved on)."""
         session = self.session
+        if session.answer_due() is not None:
+            answered = self._answer()
+            if answered is not False:
+                return answered
         self.decisions()
         self.out.line(HELP)
         while True:
@@ -188,10 +200,14 @@ class Terminal:
             word = typed.lower()
             if word in ("u", "undo"):
                 undone = session.undo()
-                self.out.line("nothing to take back" if undone is None else "took back the last pick")
+                self.out.line(
+                    "nothing to take back" if undone is None else "took back the last pick"
+                )
                 self._redraw()
             elif word == "?" or word.startswith("? "):
                 self._explain(typed[1:].strip())
+            elif word in ("resign", "propose", "propose abandon"):
+                return self._life(word)
             elif word in ("s", "send"):
                 if not session.picks:
                     self.out.line("pick at least one decision first")
@@ -211,9 +227,75 @@ class Terminal:
                 if session.batch is not None and session.batch.open:
                     self._redraw()
 
+    # -- the life of a long game (docs/game-life.md) ----------------------------------
+    def _answer(self) -> bool | None:
+        """Ask for the answer to the open end proposal; ``False``: later (play on)."""
+        pending = self.session.answer_due()
+        assert pending is not None
+        what = "scored as it stands" if pending["result"] == "score" else "with no result"
+        self.out.line("")
+        self.out.line(f"{pending['seat']} proposes to end the game now, {what}.")
+        while True:
+            typed = self._read(ANSWER.format(who=pending["seat"]))
+            if typed is None or typed.lower() in ("q", "quit"):
+                self._leave()
+                return None
+            word = typed.lower()
+            if word in ("l", "later"):
+                return False
+            if word in ("a", "accept", "d", "decline"):
+                choice = "accept" if word.startswith("a") else "decline"
+                return self._send_life("answer", _answering(choice))
+            self.out.line(
+                "type a to accept, d to decline, l to decide later (a move lets it lapse)"
+            )
+
+    def _life(self, word: str) -> bool | None:
+        """Resign or propose to end the game, after a y/n."""
+        from arbiter.core.life_files import make_propose_end, make_resign
+
+        if word == "resign":
+            question = "Resign? You are ranked last and cannot take it back. [y/n]: "
+            kind, make = "resign", make_resign
+        else:
+            result = "abandon" if word.endswith("abandon") else "score"
+            what = "with no result" if result == "abandon" else "scored as it stands"
+            question = f"Propose to end the game now, {what}? [y/n]: "
+            kind = "propose-end"
+
+            def make(state: dict[str, Any], key: Any) -> dict[str, Any]:
+                return make_propose_end(state, key, result)
+
+        if not self._yes(question):
+            self.out.line("nothing signed")
+            self._redraw()
+            return False
+        return self._send_life(kind, make)
+
+    def _send_life(
+        self, kind: str, make: Callable[[dict[str, Any], Any], dict[str, Any]]
+    ) -> bool | None:
+        session = self.session
+        try:
+            sent = session.send_life(kind, make)
+        except Moved as exc:
+            self.out.line("")
+            self.out.line(exc.message)
+            self.story(exc.lines, "What happened:")
+            self.draw(session.state)
+            return False
+        except ArbiterError as exc:
+            self.out.line(exc.message)
+            return False
+        self.sent += 1
+        self.out.line(f"signed and sent: {sent.where}")
+        return self._after_send()
+
     def _leave(self) -> None:
         if self.sent:
-            self.out.line(f"stopped: the {self.sent} file(s) sent before stand; nothing more signed")
+            self.out.line(
+                f"stopped: the {self.sent} file(s) sent before stand; nothing more signed"
+            )
         else:
             self.out.line("left without signing anything")
 
@@ -307,3 +389,13 @@ class Terminal:
             return self.ask(prompt).strip()
         except EOFError:
             return None
+
+
+def _answering(choice: str) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """The maker of an answer file that says ``choice`` (accept or decline)."""
+    from arbiter.core.life_files import make_answer
+
+    def make(state: dict[str, Any], key: Any) -> dict[str, Any]:
+        return make_answer(state, key, choice)
+
+    return make
