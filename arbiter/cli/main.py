@@ -16,6 +16,7 @@ from arbiter.cli import (
     git,
     inspect,
     keys,
+    leave,
     mail,
     play,
     player,
@@ -154,6 +155,7 @@ def main(
 
 for group in (keys, referee, player, play, bot, inspect, replay, demo, mail, git, tournament):
     group.register(_registry)
+leave.register(_registry)  # arbiter leave (docs/clocks.md)
 replay_page.register(_registry)  # arbiter html
 
 

@@ -47,6 +47,8 @@ def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str,
         state["pending"] = life.pending.to_json()
     if life.resigned:
         state["resigned"] = list(life.resigned)
+    if table.clock is not None:  # a bank, leave or weekend pauses (docs/clocks.md)
+        state["clock"] = table.clock.to_json()
     return state
 
 
