@@ -155,8 +155,8 @@ def main(
 
 for group in (keys, referee, player, play, bot, inspect, replay, demo, mail, git, tournament):
     group.register(_registry)
-leave.register(_registry)  # arbiter leave (docs/clocks.md)
 replay_page.register(_registry)  # arbiter html
+leave.register(_registry)  # arbiter leave (docs/clocks.md)
 
 
 def run(argv: list[str] | None = None) -> None:

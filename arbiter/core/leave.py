@@ -6,7 +6,7 @@ stops while it lasts ("the game waits"). It is accepted at any time, even out of
 while the seat has that many days left; like a resignation it may cite any head of the
 chain, so it is never stale. In a game whose terms say ``leave_auto``, ``arbiter
 timeout`` records a referee-signed ``leave-auto`` entry (``arbiter.leave-auto/1``,
-namespace ``arbiter-leave-auto``) instead of a timeout while the waiting seat has leave
+namespace ``arbiter-autoleave``) instead of a timeout while the waiting seat has leave
 left: from when its time ran out, whole days enough to reach past the referee's clock.
 
 The referee and ``arbiter verify`` judge both here, with the same checks.

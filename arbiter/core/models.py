@@ -370,7 +370,7 @@ class LeaveFile(Strict):
 
 
 class LeaveAutoFile(Strict):
-    """The referee's signed record of automatic leave (namespace arbiter-leave-auto): the
+    """The referee's signed record of automatic leave (namespace arbiter-autoleave): the
     seat's time ran out at `from` and game.json says `leave_auto`, so it takes leave."""
 
     format: Literal["arbiter.leave-auto/1"]

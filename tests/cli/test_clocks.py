@@ -266,3 +266,32 @@ def test_a_game_without_clock_terms_has_no_clock_member(cli, keys, tmp_path, at)
     manifest = json.loads((g.root / "game.json").read_text())
     assert "clock" not in state
     assert sorted(manifest["deadline"]) == ["bot", "forfeit_after", "grace", "on_timeout", "seconds"]
+
+
+def test_verify_before_the_reveal_and_a_leave_signed_by_another_key(cli, keys, tmp_path, at):
+    g = _new(cli, tmp_path, keys, at, *BANK, "--leave", "3d")
+    _turn(g, "2026-01-01T06:00:00Z", at)
+    at("2026-01-01T07:00:00Z")
+    ok(cli("submit", g.root, _leave(g, "alice", 1)))
+    report = ok(cli("verify", g.root, "--json")).json()
+    assert not report["replayed"] and report["entries"] == 3
+    # A leave file for bob signed with alice's key: the referee refuses it (exit 7).
+    outside = g.files / "bob-state.json"
+    outside.write_bytes(g.state("bob").read_bytes())
+    path = g.out("forged")
+    ok(cli("leave", outside, "--key", g.keys / "alice", "--days", 1, "-o", path))
+    before = snapshot(g.root)
+    error_line(cli("submit", g.root, path), 7)
+    assert snapshot(g.root) == before
+
+
+def test_a_sealed_game_takes_a_sealed_leave_file(cli, keys, tmp_path, at):
+    g = _new(cli, tmp_path, keys, at, *BANK, "--leave", "3d", "--sealed")
+    state = g.root / "players" / "bob" / "state.json.age"
+    path = g.files / "leave.json"
+    out = ok(cli("leave", state, "--key", g.keys / "bob", "--days", 1, "-o", path, "--seal")).out
+    assert "sealed to the referee" in out
+    sealed = g.files / "leave.json.age"
+    assert sealed.is_file() and not path.exists()
+    accepted = ok(cli("submit", g.root, sealed, "--json")).json()[0]
+    assert accepted["kind"] == "leave" and accepted["seat"] == "bob"
