@@ -295,3 +295,34 @@ def test_a_sealed_game_takes_a_sealed_leave_file(cli, keys, tmp_path, at):
     assert sealed.is_file() and not path.exists()
     accepted = ok(cli("submit", g.root, sealed, "--json")).json()[0]
     assert accepted["kind"] == "leave" and accepted["seat"] == "bob"
+
+
+def test_verify_catches_a_referee_who_takes_more_automatic_leave_than_due(
+    cli, keys, tmp_path, at, monkeypatch
+):
+    from arbiter.core import clocks
+
+    g = _new(cli, tmp_path, keys, at, "--bank", "1d", "--leave", "3d", "--leave-auto")
+    honest = clocks.Fold.auto_days
+    monkeypatch.setattr(clocks.Fold, "auto_days", lambda self, now: min(2, honest(self, now) + 1))
+    at("2026-01-02T10:00:00Z")
+    assert ok(cli("timeout", g.root, "--json")).json()["leave_auto"]
+    monkeypatch.setattr(clocks.Fold, "auto_days", honest)
+    ok(cli("reveal", g.root, "--force"))
+    err = error_line(cli("verify", g.root), 16)
+    assert "entry #1: the automatic leave takes other days than the terms give" in err
+
+
+def test_verify_catches_a_timeout_before_the_bank_ran_out(cli, keys, tmp_path, at, monkeypatch):
+    from arbiter.core import clocks
+
+    g = _new(cli, tmp_path, keys, at, "--bank", "2d")
+    _turn(g, "2026-01-01T01:00:00Z", at)
+    monkeypatch.setattr(clocks.Fold, "final", lambda self: "2026-01-01T02:00:00Z")
+    at("2026-01-01T02:00:00Z")
+    assert ok(cli("timeout", g.root, "--json")).json()["timed_out"]
+    monkeypatch.undo()
+    at("2026-01-01T03:00:00Z")
+    ok(cli("reveal", g.root, "--force"))
+    err = error_line(cli("verify", g.root), 16)
+    assert "entry #2 times out at 2026-01-01T02:00:00Z, before the deadline and grace ran out" in err
