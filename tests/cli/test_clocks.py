@@ -213,6 +213,10 @@ def test_automatic_leave_instead_of_a_timeout(cli, keys, tmp_path, at):
     # The referee's own entries get no receipt.
     assert not list((g.root / "referee" / "receipts").glob("*.json"))
     _reveal_and_verify(g)
+    # The replay viewer folds the clocks too: its last frame is the published state.
+    shown = ok(cli("replay", g.root, "--at", 3, "--json")).json()
+    assert shown["clock"] == _clock(g)
+    ok(cli("html", g.root, "-o", tmp_path / "replay.html"))
 
 
 def test_weekends_do_not_count_when_paused(cli, keys, tmp_path, at):
