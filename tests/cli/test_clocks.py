@@ -330,3 +330,24 @@ def test_verify_catches_a_timeout_before_the_bank_ran_out(cli, keys, tmp_path, a
     ok(cli("reveal", g.root, "--force"))
     err = error_line(cli("verify", g.root), 16)
     assert "entry #2 times out at 2026-01-01T02:00:00Z, before the deadline and grace ran out" in err
+
+
+def test_clocks_start_when_the_last_seat_joins(cli, keys, tmp_path, at):
+    at(START)
+    g = new_game(cli, tmp_path, keys, *BANK)
+    assert _clock(g)["waiting"] is None and _clock(g)["due"] is None
+    joins = []
+    for seat in ("alice", "bob"):
+        path = g.out(f"join-{seat}")
+        ok(cli("join", g.root / "game.json", "--seat", seat, "--key", g.keys / seat, "-o", path))
+        joins.append(path)
+    at("2026-01-01T10:00:00Z")
+    ok(cli("submit", g.root, joins[0]))
+    at("2026-01-02T10:00:00Z")
+    ok(cli("submit", g.root, joins[1]))
+    clock = _clock(g)
+    assert clock["banks"] == {"alice": 2 * DAY, "bob": 2 * DAY}
+    assert (clock["waiting"], clock["due"]) == ("alice", "2026-01-04T10:00:00Z")
+    _turn(g, "2026-01-02T11:00:00Z", at)
+    assert _clock(g)["banks"]["alice"] == 2 * DAY + 11 * HOUR
+    _reveal_and_verify(g)
