@@ -67,6 +67,12 @@ def status(
     elif state["prompt"] is not None:
         out.line(f"waiting for {state['prompt']['seat']}: {state['prompt']['kind']}")
     clock = info["deadline"]
+    if clock is not None and "banks" in clock:  # a clocked game (docs/clocks.md)
+        from arbiter.core.clocks import status_lines
+
+        for text in status_lines(clock):
+            out.line(text)
+        clock = None
     if clock is not None and clock["timeout_owed"]:
         out.line(
             f"deadline: {clock['seat']} is overdue since {clock['due']} (grace ended "
@@ -108,6 +114,10 @@ def _deadline(manifest: dict[str, Any], state: dict[str, Any], since: str | None
     from arbiter.core.clock import now_utc
     from arbiter.core.deadlines import at_or_after
 
+    if terms is not None and "clock" in state:  # a bank, leave or weekend pauses
+        from arbiter.core.clocks import status as clock_status
+
+        return clock_status(state, manifest, now_utc())
     if terms is None or since is None or state["status"] != "playing" or not state["prompt"]:
         return None
     due, final, now = terms.due(since), terms.final(since), now_utc()

@@ -16,6 +16,7 @@ from arbiter.cli import (
     git,
     inspect,
     keys,
+    leave,
     life,
     mail,
     notify,
@@ -160,6 +161,7 @@ for group in (
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html
 notify.register(_registry)  # arbiter notify
+leave.register(_registry)  # arbiter leave (docs/clocks.md)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -78,6 +78,30 @@ def new(
         help="After this many timeouts of one seat in a row, the next one forfeits.",
         metavar="N",
     ),
+    bank: str | None = typer.Option(
+        None,
+        "--bank",
+        help="Each seat's time bank, e.g. 10d: time used on a turn is taken from it "
+        "(docs/clocks.md); --deadline is then optional.",
+    ),
+    increment: str | None = typer.Option(
+        None, "--increment", help="Time added to a seat's bank each turn it plays, e.g. 36h."
+    ),
+    cap: str | None = typer.Option(None, "--cap", help="The most a bank may hold, e.g. 10d."),
+    leave: str | None = typer.Option(
+        None,
+        "--leave",
+        help="Leave per seat per game in whole days, e.g. 5d: taken with `arbiter leave`, "
+        "every clock stops meanwhile.",
+    ),
+    leave_auto: bool = typer.Option(
+        False,
+        "--leave-auto",
+        help="When a seat's time runs out, take its leave a day at a time instead of timing out.",
+    ),
+    weekends: str | None = typer.Option(
+        None, "--weekends", help="pause: Saturdays and Sundays (UTC) do not count as time used."
+    ),
     sealed: bool = typer.Option(
         False,
         "--sealed",
@@ -93,10 +117,12 @@ def new(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create a game folder; publish only a commitment to the secret seed."""
+    from arbiter.core.clocks import make_terms
     from arbiter.core.deadlines import parse_duration
     from arbiter.core.referee import new_game
 
     out = Output(as_json)
+    clock = make_terms(bank, increment, cap, leave, leave_auto, weekends)
     mail_to = _pairs(email, "--email")
     if mail_to and sealed:
         from arbiter.core.errors import UsageError
@@ -131,6 +157,7 @@ def new(
         forfeit_after=forfeit_after,
         substitutes=substitutes,
         finish=lambda made: _store_addresses(made, mail_to),
+        clock=clock,
     )
     if as_json:
         out.json(
@@ -145,13 +172,22 @@ def new(
     out.line(f"created game {manifest['game']} in {folder}")
     out.line(f"seed commitment: {manifest['commitment']}")
     out.line(f"referee key (signs receipts): {manifest['referee']}")
+    if clock:
+        from arbiter.core.clocks import describe
+
+        out.line(f"clock: {describe(clock)}")
     if "deadline" in manifest:
-        from arbiter.core.deadlines import describe_duration
+        from arbiter.core.deadlines import MAX_SECONDS, describe_duration
 
         terms = manifest["deadline"]
         grace_text = f" + {describe_duration(terms['grace'])} grace" if terms["grace"] else ""
+        per = (
+            "no limit per decision but the bank"
+            if "bank" in terms and terms["seconds"] == MAX_SECONDS
+            else f"{describe_duration(terms['seconds'])} per decision"
+        )
         out.line(
-            f"deadline: {describe_duration(terms['seconds'])} per decision{grace_text}, then "
+            f"deadline: {per}{grace_text}, then "
             f"{terms['on_timeout']}"
             + (f" ({terms['bot']} bot)" if terms["bot"] else "")
             + (
@@ -275,7 +311,8 @@ def timeout(
                 "due": waiting.due,
                 "final": waiting.final,
                 "policy": waiting.policy,
-                "timed_out": done is not None,
+                "timed_out": done is not None and done.kind == "timeout",
+                "leave_auto": done is not None and done.kind == "leave-auto",
                 "seq": done.seq if done else None,
                 "summary": done.summary if done else [],
                 "status": done.status if done else "playing",
@@ -286,6 +323,12 @@ def timeout(
     if done is None:
         grace = f", grace until {waiting.final}" if waiting.final != waiting.due else ""
         out.line(f"{waiting.seat} has until {waiting.due}{grace}: nothing to do yet")
+        return
+    if done.kind == "leave-auto":
+        out.line(f"{waiting.seat}'s time ran out: entry #{done.seq} takes leave instead")
+        for text in done.summary:
+            out.line(f"  {text}")
+        out.line(f"game is {done.status}; waiting for {', '.join(done.waiting_for) or 'nobody'}")
         return
     out.line(f"{waiting.seat} timed out: entry #{done.seq} applies {waiting.policy}")
     for text in done.summary:

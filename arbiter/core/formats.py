@@ -31,3 +31,6 @@ PROPOSE_END_FORMAT = "arbiter.propose-end/1"
 ANSWER_FORMAT = "arbiter.answer/1"
 HANDOVER_FORMAT = "arbiter.handover/1"
 APPOINT_FORMAT = "arbiter.appoint/1"
+# Clocks (issue 27 item 5, docs/clocks.md): a seat's leave, and the referee's automatic leave.
+LEAVE_FORMAT = "arbiter.leave/1"
+LEAVE_AUTO_FORMAT = "arbiter.leave-auto/1"

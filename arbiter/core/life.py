@@ -45,7 +45,7 @@ from arbiter.core.errors import (
 Table = Any
 
 # Chain kind of each file a seat signs besides joins and moves, and its namespace.
-SEAT_KINDS = ("resign", "propose-end", "answer", "handover")
+SEAT_KINDS = ("resign", "propose-end", "answer", "handover", "leave")
 # The default decisions applied for a seat that left, per entry: a bound, as for timeouts.
 MAX_LEFT_DECISIONS = 10_000
 
@@ -62,6 +62,8 @@ def namespace(kind: str) -> str:
         "answer": signing.NAMESPACE_ANSWER,
         "handover": signing.NAMESPACE_HANDOVER,
         "appoint": signing.NAMESPACE_APPOINT,
+        "leave": signing.NAMESPACE_LEAVE,
+        "leave-auto": signing.NAMESPACE_LEAVE_AUTO,
     }[kind]
 
 
@@ -168,6 +170,11 @@ def check_seat_file(
         raise GameOver("the game is over: it accepts no more files")
     if seat in life.resigned and kind != "handover":
         raise OutOfTurn(f"{seat} resigned and no longer plays: nothing to do")
+    if kind == "leave":  # clocks: arbiter.core.leave
+        from arbiter.core import leave
+
+        leave.check(table, record, head, known)
+        return
     if kind == "resign":
         if record["after"] != head and not known(record["after"]):
             raise StaleHead(
@@ -214,6 +221,10 @@ def apply_seat_file(
 
     seat = record["seat"]
     life = table.life
+    if kind == "leave":  # clocks: arbiter.core.leave
+        from arbiter.core import leave
+
+        return leave.apply(table, record)
     lines = EntryLines(seats={s: [] for s in table.narrated_seats})
     if kind == "resign":
         lapse(table, lines, f"{seat} resigned")

@@ -138,6 +138,23 @@ class DeadlineTerms(Strict):
     """The bot for `on_timeout: bot` (null otherwise): its level (docs/bots.md)."""
     forfeit_after: int | None = Field(ge=1, le=1000)
     """After this many timeouts of one seat in a row, the next one forfeits (null: never)."""
+    # Clocks (docs/clocks.md): each member present only when `arbiter new` set it, so the
+    # game.json of a game without them is byte for byte as before.
+    bank: int | None = Field(default=None, ge=1, le=366 * 86400)
+    """Each seat's time bank at the start, in seconds (`--bank`): a seat's time used on
+    each wait is taken from it, and the seat times out once it and the grace are gone."""
+    increment: int | None = Field(default=None, ge=0, le=366 * 86400)
+    """Seconds added to a seat's bank each time its move hands the turn on (`--increment`)."""
+    cap: int | None = Field(default=None, ge=1, le=366 * 86400)
+    """The most a bank may hold, in seconds (`--cap`); absent: no cap."""
+    leave: int | None = Field(default=None, ge=1, le=366)
+    """Days of leave per seat per game (`--leave`): while a seat is on leave, every clock
+    stops."""
+    leave_auto: bool | None = None
+    """True (`--leave-auto`): a seat whose time runs out takes leave, a day at a time,
+    while it has some, instead of timing out."""
+    weekends: Literal["pause"] | None = None
+    """pause (`--weekends pause`): Saturdays and Sundays (UTC) do not count as time used."""
 
 
 class Manifest(_ManifestTerms):
@@ -208,7 +225,7 @@ class Receipt(Strict):
     game: GameId
     seq: int = Field(ge=1)
     """The chain entry the accepted file became."""
-    kind: Literal["join", "move", "resign", "propose-end", "answer", "handover"]
+    kind: Literal["join", "move", "resign", "propose-end", "answer", "handover", "leave"]
     seat: SeatId
     hash: Digest
     """That entry's hash: it fixes every entry before it too."""
@@ -337,6 +354,43 @@ class AppointFile(Strict):
     """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
 
 
+class LeaveFile(Strict):
+    """A seat takes leave (namespace arbiter-leave): from this entry's time every clock
+    stops for `days` days. Accepted while the seat has that many days of leave left."""
+
+    format: Literal["arbiter.leave/1"]
+    game: GameId
+    seat: SeatId
+    after: Digest
+    """A head of this chain the seat had seen (any: a leave file is never stale)."""
+    days: int = Field(ge=1, le=366)
+    """Whole days of leave taken now."""
+    signature: Armored
+    """SSHSIG by the seat's key over this object without `signature`."""
+
+
+class LeaveAutoFile(Strict):
+    """The referee's signed record of automatic leave (namespace arbiter-autoleave): the
+    seat's time ran out at `from` and game.json says `leave_auto`, so it takes leave."""
+
+    format: Literal["arbiter.leave-auto/1"]
+    game: GameId
+    seat: SeatId
+    """The seat whose time ran out."""
+    after: Digest
+    """The chain head it was waiting at."""
+    since: UtcTime
+    """That head's time."""
+    start: UtcTime
+    """When the seat's time ran out: its leave runs from here."""
+    time: UtcTime
+    """The referee's clock when it recorded the leave."""
+    days: int = Field(ge=1, le=366)
+    """Days taken: enough to cover the time up to `time`, as far as the seat's leave goes."""
+    signature: Armored
+    """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
+
+
 class Decision(BaseModel):
     """One engine decision; the engine's own schema checks the rest."""
 
@@ -375,6 +429,8 @@ class ChainEntry(Strict):
         "answer",
         "handover",
         "appoint",
+        "leave",
+        "leave-auto",
     ]
     seat: SeatId | None
     prev: Digest | None
@@ -423,6 +479,33 @@ class PendingModel(Strict):
     """Seats whose answer it still needs."""
 
 
+class OnLeave(Strict):
+    """A seat's leave that has not ended at the entry."""
+
+    seat: str
+    start: UtcTime
+    end: UtcTime
+
+
+class ClockState(Strict):
+    """The clocks at the entry, in a game with a bank, leave or weekend pauses (docs/clocks.md)."""
+
+    since: UtcTime
+    """The entry's time: the waiting seat's clock runs from here."""
+    waiting: str | None
+    """The seat whose clock runs (null when none does)."""
+    due: UtcTime | None
+    """When the waiting seat's time runs out (pauses counted): it is overdue from then."""
+    final: UtcTime | None
+    """When its grace ends too: from then on the timeout policy applies."""
+    banks: dict[str, int] | None
+    """Each seat's bank in seconds at the entry's time (null: no bank)."""
+    leave: dict[str, int] | None
+    """Each seat's days of leave left (null: no leave)."""
+    on_leave: list[OnLeave]
+    """Leave not over at the entry's time: every clock stops while it lasts."""
+
+
 class StateFile(Strict):
     """`players/<seat>/state.json` and `public/state.json`: one viewer's whole picture."""
 
@@ -452,6 +535,8 @@ class StateFile(Strict):
     keys: dict[SeatId, PublicKey] | None = None
     """The key each seat holds now, once a handover or an appointment changed one (the
     seat's files are signed by it and sealed to it); absent while game.json's hold."""
+    clock: ClockState | None = None
+    """The clocks (a bank, leave or weekend pauses, docs/clocks.md); absent without them."""
 
 
 class RevealFile(Strict):
@@ -532,6 +617,8 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "answer": AnswerFile,
     "handover": HandoverFile,
     "appoint": AppointFile,
+    "leave": LeaveFile,
+    "leave-auto": LeaveAutoFile,
     "chain-entry": ChainEntry,
     "state": StateFile,
     "reveal": RevealFile,

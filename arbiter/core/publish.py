@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arbiter.core import views
+from arbiter.core import clocks, views
 from arbiter.core.chain import iter_chain
 from arbiter.core.engine import Engine
 from arbiter.core.errors import Tampered
@@ -20,6 +20,7 @@ from arbiter.core.formats import (
     APPOINT_FORMAT,
     JOIN_FORMAT,
     JOIN_FORMAT_1,
+    LEAVE_AUTO_FORMAT,
     MOVE_FORMAT,
     TIMEOUT_FORMAT,
 )
@@ -67,6 +68,10 @@ def apply_record(
         return table.move(seq, record["seat"], list(record["actions"]))
     if fmt == APPOINT_FORMAT:
         return life.apply_appointment(table, seq, record)
+    if fmt == LEAVE_AUTO_FORMAT:
+        from arbiter.core import leave
+
+        return leave.apply_auto(table, record)
     kind = FILE_KINDS[fmt][0]
     return life.apply_seat_file(table, seq, kind, record, file_digest)
 
@@ -118,6 +123,8 @@ def rebuild(
             else:
                 record = records.read(seq, entry["digest"])
                 produced = apply_record(table, seq, record, entry["digest"])
+            if table.clock is not None:
+                clocks.step(table, entry["kind"], entry["seat"], entry.get("time"))
             chain.append(entry)
             lines.append(produced)
         extra = records.handle is not None and records.handle.read(1) != b""

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.core import chain as chainlib
-from arbiter.core import receipts, registry, views
+from arbiter.core import clocks, receipts, registry, views
 from arbiter.core.canonical import canonical, digest, parse_strict, pretty
 from arbiter.core.engine import Engine
 from arbiter.core.errors import (
@@ -115,6 +115,7 @@ def new_game(
     forfeit_after: int | None = None,
     substitutes: bool = False,
     finish: Callable[[Path], None] | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Create a game folder publishing only a commitment to a fresh secret.
 
@@ -126,8 +127,9 @@ def new_game(
     ``deadline`` (seconds), ``grace``, ``on_timeout`` and ``timeout_bot`` are the deadline
     terms (docs/tournaments.md); with them every chain entry records the referee's clock,
     the genesis entry ``created``. ``substitutes``: the referee may appoint a substitute
-    for a seat that timed out or resigned (``appoint``). ``finish(folder)`` adds what else belongs to the new
-    game (the mail desk's addresses) before it is in place.
+    for a seat that timed out or resigned (``appoint``). ``finish(folder)`` adds what else
+    belongs to the new game (the mail desk's addresses) before it is in place. ``clock``:
+    the members of a bank, leave and weekend pauses (``clocks.make_terms``, docs/clocks.md).
 
     The folder is built beside ``root`` and renamed into place (``gamedir.building``): a
     crash leaves no half game, and the same command run again makes the game.
@@ -166,6 +168,10 @@ def new_game(
         raise UsageError("the referee's key is a player's key: the referee needs a key of its own")
     if sealed:
         _check_sealable(names, keys, referee_key, referee_public)
+    if clock:
+        from arbiter.core.clocks import default_seconds
+
+        deadline = default_seconds(deadline, clock)
     terms = make_terms(deadline, grace, on_timeout, timeout_bot, forfeit_after)
     if terms is not None:
         check_time(created, "created")
@@ -207,12 +213,13 @@ def new_game(
         if substitutes:
             manifest["substitutes"] = True
         if terms is not None:
-            manifest["deadline"] = terms.to_json()
+            manifest["deadline"] = terms.to_json() | (clock or {})
         manifest["arbiter"] = __version__
         validate("manifest", manifest, "game.json")
         manifest_digest = digest(manifest)
         table = Table(manifest, engine, secret)
         lines = table.genesis()
+        clocks.step(table, "genesis", None, created)
         genesis = chainlib.make_entry(
             0, "genesis", None, None, manifest_digest, lines.public, created if terms else None
         )
@@ -421,6 +428,7 @@ def _submit(
             life.check_seat_file(table, kind, obj, prev, rebuilt.seq, heads.__contains__)
             produced = life.apply_seat_file(table, seq, kind, obj, file_digest)
         stamp = _stamp(manifest, rebuilt, now)
+        clocks.step(table, kind, seat, stamp)
         entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public, stamp)
         chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
         signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n"
@@ -586,6 +594,7 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
     referee's signed record of the time and the decisions its policy took
     (docs/tournaments.md).
     """
+    from arbiter.core import leave
     from arbiter.core.deadlines import check_time, terms_of
     from arbiter.core.formats import TIMEOUT_FORMAT
     from arbiter.core.signing import NAMESPACE_TIMEOUT, sign
@@ -617,6 +626,18 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
         since = rebuilt.chain[-1]["time"]
         policy = terms.policy_for(table.timeouts_in_a_row.get(seat, 0))
         waiting = Waiting(seat, since, terms.due(since), terms.final(since), policy)
+        fold = table.clock
+        if fold is not None:  # a clocked game: the seat's bank, pauses and leave count
+            due, final = fold.due(), fold.final()
+            assert due is not None and final is not None  # the game waits for ``seat``
+            waiting = Waiting(seat, since, due, final, policy)
+            now = max(now, since)
+            auto = leave.auto_record(
+                table, manifest["game"], rebuilt.head, since, now, receipts.signing_key(gd)
+            )
+            if auto is not None:
+                waiting.timed_out = _record_referee_entry(gd, manifest, rebuilt, "leave-auto", auto)
+                return waiting
         if now < waiting.final:
             return waiting
         seq, prev = rebuilt.seq + 1, rebuilt.head
@@ -635,6 +656,7 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
         }
         record["signature"] = sign(record, receipts.signing_key(gd), NAMESPACE_TIMEOUT)
         validate("timeout", record, "the timeout record")
+        clocks.step(table, "timeout", seat, now)
         entry = chainlib.make_entry(
             seq, "timeout", seat, prev, digest(record), produced.public, now
         )
@@ -654,6 +676,36 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
             table.waiting_for(),
         )
         return waiting
+
+
+def _record_referee_entry(
+    gd: GameDir, manifest: dict[str, Any], rebuilt: Rebuilt, kind: str, record: dict[str, Any]
+) -> Accepted:
+    """Append the referee's own signed ``record`` (automatic leave) as the next entry,
+    dated with its ``time``; write what follows from it (under the lock, after ``heal``)."""
+    from arbiter.core.publish import apply_record
+
+    table, seq, prev = rebuilt.table, rebuilt.seq + 1, rebuilt.head
+    produced = apply_record(table, seq, record)
+    clocks.step(table, kind, record["seat"], record["time"])
+    entry = chainlib.make_entry(
+        seq, kind, record["seat"], prev, digest(record), produced.public, record["time"]
+    )
+    chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
+    signed_bytes = _accepted_lines(gd, seq) + canonical(record) + b"\n"
+    files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
+    gd.write(gd.referee_signed, signed_bytes)
+    gd.write(gd.chain, chain_bytes)  # the commit point, as in submit
+    write_outputs(gd, manifest, files, seq, entry["hash"], table.life.keys)
+    return Accepted(
+        seq,
+        kind,
+        record["seat"],
+        entry["hash"],
+        produced.public,
+        "over" if table.over else "playing",
+        table.waiting_for(),
+    )
 
 
 # -- appoint --------------------------------------------------------------------------
@@ -715,6 +767,7 @@ def appoint(root: Path, seat: str, key: str, reason: int | None = None, now: str
         validate("appoint", record, "the appointment")
         produced = life.apply_appointment(table, seq, record)
         stamp = _stamp(manifest, rebuilt, now)
+        clocks.step(table, "appoint", seat, stamp)
         entry = chainlib.make_entry(seq, "appoint", seat, prev, digest(record), produced.public, stamp)
         chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
         signed_bytes = _accepted_lines(gd, seq) + canonical(record) + b"\n"

@@ -16,13 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from arbiter.core import joins, verify_sealed, views
+from arbiter.core import clocks, joins, verify_sealed, views
 from arbiter.core import receipts as receipts_lib
 from arbiter.core.canonical import parse_strict, pretty, sha256_hex
 from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest, time_of
 from arbiter.core.deadlines import Terms, terms_of
 from arbiter.core.errors import ArbiterError, NotReady, VerificationFailed
-from arbiter.core.formats import APPOINT_FORMAT, JOIN_FOR_MANIFEST, JOIN_FORMAT, TIMEOUT_FORMAT
+from arbiter.core.formats import (
+    APPOINT_FORMAT,
+    JOIN_FOR_MANIFEST,
+    JOIN_FORMAT,
+    LEAVE_AUTO_FORMAT,
+    TIMEOUT_FORMAT,
+)
 from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
 from arbiter.core.publish import apply_record, apply_timeout
@@ -214,6 +220,7 @@ def _public_only(
     public_log.expect(views.log_header(manifest, title, None), "in its header")
     head, seq = "", -1
     clock = Clock(terms_of(manifest))
+    clock.unfolded = clocks.clock_terms(manifest) is not None
     try:
         for entry in iter_chain(gd.chain, manifest_digest):
             seq, head = entry["seq"], entry["hash"]
@@ -286,6 +293,11 @@ def _replay_entry(
             produced = _replay_appointment(table, seq, signed, head, manifest, signatures)
             report.signatures += signatures
             return produced, "appoint", signed["seat"], file_digest
+        if signed.get("format") == LEAVE_AUTO_FORMAT:
+            time = clock.pending if clock is not None else None
+            produced = _replay_leave_auto(table, seq, signed, head, manifest, signatures, time)
+            report.signatures += signatures
+            return produced, "leave-auto", signed["seat"], file_digest
         kind = classify(signed, f"signed file of entry #{seq}")
         if signed["game"] != manifest["game"]:
             raise _fail(f"entry #{seq}: the signed file does not match its chain entry")
@@ -332,6 +344,11 @@ class Clock:
         self.last: str | None = None
         self.pending: str | None = None  # the time of the entry being replayed
         self.timeouts = 0
+        # A clocked game (arbiter.core.clocks): its timeouts come after the waiting seat's
+        # bank and grace, pauses counted. ``fold`` is the replayed table's; before the
+        # reveal (no replay) the bank's timing cannot be checked: ``unfolded``.
+        self.fold: Any = None
+        self.unfolded = False
 
     def check(self, seq: int, kind: str, time: str | None) -> None:
         if self.terms is None:
@@ -342,9 +359,12 @@ class Clock:
             raise _fail(f"entry #{seq} has no time: a game with deadlines stamps every entry")
         if self.last is not None and time < self.last:
             raise _fail(f"entry #{seq} is dated {time}, before the entry before it ({self.last})")
-        if kind == "timeout":
+        if kind == "timeout" and self.unfolded:
+            self.timeouts += 1
+        elif kind == "timeout":
             assert self.last is not None
-            final = self.terms.final(self.last)
+            folded = self.fold.final() if self.fold is not None else None
+            final = folded or self.terms.final(self.last)
             if time < final:
                 raise _fail(
                     f"entry #{seq} times out at {time}, before the deadline and grace ran out "
@@ -389,6 +409,38 @@ def _replay_timeout(
                 f"({exc.message})"
             ) from None
     return apply_timeout(table, seq, record)
+
+
+def _replay_leave_auto(
+    table: Table,
+    seq: int,
+    record: dict[str, Any],
+    head: str,
+    manifest: dict[str, Any],
+    signatures: bool,
+    time: str | None,
+) -> EntryLines:
+    """Check the referee's automatic leave record (signature, terms, times) and apply it."""
+    from arbiter.core import leave
+    from arbiter.core.signing import NAMESPACE_LEAVE_AUTO
+    from arbiter.core.signing import verify as verify_signature
+
+    validate("leave-auto", record, f"automatic leave record of entry #{seq}")
+    if record["game"] != manifest["game"]:
+        raise _fail(f"entry #{seq}: the automatic leave record does not match its chain entry")
+    if signatures:
+        try:
+            verify_signature(record, manifest["referee"], NAMESPACE_LEAVE_AUTO)
+        except ArbiterError as exc:
+            raise _fail(
+                f"entry #{seq}: the automatic leave is not signed by the referee key of "
+                f"game.json ({exc.message})"
+            ) from None
+    try:
+        leave.check_auto(table, record, head, time)
+    except ArbiterError as exc:
+        raise _fail(f"entry #{seq}: {exc.message}") from None
+    return leave.apply_auto(table, record)
 
 
 def _replay_appointment(
@@ -483,6 +535,7 @@ def _replay(
     records = Records(gd.reveal_signed)
     head, seq = "", -1
     clock = Clock(terms_of(manifest))
+    clock.fold = table.clock
     known: set[str] = set()
     try:
         with open(gd.chain, "rb") as chain:
@@ -505,6 +558,8 @@ def _replay(
                     known,
                 )
                 clock.check(seq, kind, time)
+                if table.clock is not None:
+                    clocks.step(table, kind, seat, time)
                 # The replay rebuilds the whole chain line; only a difference is explained.
                 prev = head or None
                 expected, entry_hash = entry_line(

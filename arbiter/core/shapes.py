@@ -40,6 +40,8 @@ _MANIFEST_KEYS = (
 _RECEIPT_KEYS = ("digest", "format", "game", "hash", "kind", "seat", "seq", "signature")
 _REVEAL_KEYS = ("forced", "format", "game", "head", "secret")
 _MOVE_KEYS = ("actions", "after", "format", "game", "seat", "signature")
+# The kinds a receipt may name (models.Receipt): every file a seat signs.
+_RECEIPT_KINDS = ("join", "move", "resign", "propose-end", "answer", "handover", "leave")
 
 
 def _text(value: Any, pattern: re.Pattern[str], limit: int = 4096) -> bool:
@@ -161,6 +163,10 @@ def _optional_terms_ok(obj: dict[str, Any]) -> bool:
         return False
     if "deadline" in obj:
         terms = obj["deadline"]
+        if isinstance(terms, dict) and any(key in terms for key in _CLOCK_KEYS):
+            if not _clock_terms_ok(terms):
+                return False
+            terms = {key: value for key, value in terms.items() if key not in _CLOCK_KEYS}
         return (
             isinstance(terms, dict)
             and tuple(sorted(terms)) == _DEADLINE_KEYS
@@ -176,6 +182,27 @@ def _optional_terms_ok(obj: dict[str, Any]) -> bool:
             )
         )
     return True
+
+
+# Clock terms, each optional in the deadline object (docs/clocks.md).
+_CLOCK_KEYS = ("bank", "increment", "cap", "leave", "leave_auto", "weekends")
+
+
+def _clock_terms_ok(terms: dict[str, Any]) -> bool:
+    def seconds(name: str, low: int) -> bool:
+        value = terms.get(name)
+        return value is None or (type(value) is int and low <= value <= _MAX_SECONDS)
+
+    leave = terms.get("leave")
+    return (
+        seconds("bank", 1)
+        and seconds("increment", 0)
+        and seconds("cap", 1)
+        and (leave is None or (type(leave) is int and 1 <= leave <= 366))
+        and terms.get("leave_auto") in (None, True, False)
+        and type(terms.get("leave_auto")) in (type(None), bool)
+        and terms.get("weekends") in (None, "pause")
+    )
 
 
 def manifest_v1_ok(obj: Any) -> bool:
@@ -220,9 +247,6 @@ def reveal_ok(obj: Any) -> bool:
         and type(obj["forced"]) is bool
     )
 
-
-# Entries a seat's own signed file makes: each gets a receipt (docs/receipts.md).
-_RECEIPT_KINDS = ("join", "move", "resign", "propose-end", "answer", "handover")
 
 
 def receipt_ok(obj: Any) -> bool:

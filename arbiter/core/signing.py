@@ -48,6 +48,9 @@ NAMESPACE_PROPOSE_END = "arbiter-propose"
 NAMESPACE_ANSWER = "arbiter-answer"
 NAMESPACE_HANDOVER = "arbiter-handover"
 NAMESPACE_APPOINT = "arbiter-appoint"
+# Clocks (docs/clocks.md): a seat's leave file, and the referee's automatic leave record.
+NAMESPACE_LEAVE = "arbiter-leave"
+NAMESPACE_LEAVE_AUTO = "arbiter-autoleave"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from arbiter.core.clocks import fold_for
 from arbiter.core.engine import Engine, Event, Outcome
 from arbiter.core.entrylines import EntryLines
 from arbiter.core.errors import (
@@ -91,6 +92,9 @@ class Table:
         self._viewers: list[str | None] = [None, *self.seats]
         # Resignations, an agreed end, handovers (arbiter.core.life).
         self.life = Life(manifest)
+        # A clocked game's clocks (arbiter.core.clocks): folded by whoever knows each
+        # entry's time (``clocks.step``), never by the table, which sees no time.
+        self.clock = fold_for(manifest, self.seats)
         # Streams are keyed by the ply, the entry's place on the kept branch; it equals the
         # seq until a takeback (docs/game-life.md §3), so no game so far draws otherwise.
         self.ply_offset = 0

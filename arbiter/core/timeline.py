@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arbiter.core import viewcheck, views
+from arbiter.core import clocks, viewcheck, views
 from arbiter.core.canonical import parse_strict
 from arbiter.core.chain import iter_chain
 from arbiter.core.engine import Engine
@@ -166,12 +166,15 @@ def _replay(game: _Game) -> Iterator[tuple[dict[str, Any], Table, EntryLines]]:
     # The chain is opened before the signed files: a submit meanwhile only adds a line
     # to the latter, never an entry without its file.
     genesis = next(chain)
-    yield genesis, table, table.genesis()
+    opened = table.genesis()
+    clocks.step(table, "genesis", None, genesis.get("time"))  # a clocked game's clocks
+    yield genesis, table, opened
     with Records(game.signed) as records:
         for entry in chain:
             seq = entry["seq"]
             try:
                 produced = apply_record(table, seq, records.read(seq, entry["digest"]))
+                clocks.step(table, entry["kind"], entry["seat"], entry.get("time"))
             except Tampered:
                 raise
             except ArbiterError as exc:

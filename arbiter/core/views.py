@@ -51,6 +51,8 @@ def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str,
     if any(life.keys[seat] != original[seat] for seat in table.seats):
         # A handover or an appointment: the key each seat holds now (public, as game.json's).
         state["keys"] = {seat: life.keys[seat] for seat in table.seats}
+    if table.clock is not None:  # a bank, leave or weekend pauses (docs/clocks.md)
+        state["clock"] = table.clock.to_json()
     return state
 
 

@@ -77,6 +77,9 @@ def row_for(
         note = status
     terms = terms_of(dict(manifest)) if manifest else None
     due = terms.due(time) if terms is not None and time and status == "playing" else None
+    clock = state.get("clock")  # a bank, leave or weekend pauses: the fold's due (docs/clocks.md)
+    if isinstance(clock, dict) and status == "playing":
+        due = clock.get("due")
     left = seconds_between(now, due) if due else None
     return Row(game, seat, via, status, turn, mine, due, left, note)
 

@@ -393,6 +393,8 @@ class GitDesk:
         result.timeout = done.seq
         handled = plans[-1].handled if plans else frozenset()
         title = messages.timeout_title(done.seq, done.seat, waiting.policy)
+        if done.kind == "leave-auto":  # docs/clocks.md: leave taken instead of a timeout
+            title = f"entry #{done.seq}: automatic leave of {done.seat}"
         plans.append(Planned(title, self._snapshot(), handled))
 
     def _snapshot(self) -> dict[str, str]:
