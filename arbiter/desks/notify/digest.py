@@ -91,6 +91,11 @@ def waiting(gd: GameDir, now: str) -> tuple[str, list[str], list[Waiting]]:
         """``clock``: the seat's deadline runs (the prompt's seat, in a game with deadlines)."""
         timed = terms if clock and since is not None else None
         due = timed.due(str(since)) if timed else None
+        final = timed.final(str(since)) if timed else None
+        banked = state.get("clock") if timed else None
+        if isinstance(banked, dict) and banked.get("waiting") == seat and banked.get("due"):
+            # A bank, leave or weekend pauses (docs/clocks.md): the state file's due times.
+            due, final = str(banked["due"]), str(banked["final"])
         return Waiting(
             game=game,
             engine=str(state["engine"]["name"]),
@@ -100,7 +105,7 @@ def waiting(gd: GameDir, now: str) -> tuple[str, list[str], list[Waiting]]:
             head=str(state["head"]),
             since=since if timed else None,
             due=due,
-            final=timed.final(str(since)) if timed else None,
+            final=final,
             policy=timed.on_timeout if timed else None,
             overdue=due is not None and at_or_after(now, due),
         )
