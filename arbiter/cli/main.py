@@ -21,6 +21,7 @@ from arbiter.cli import (
     player,
     referee,
     replay,
+    takeback,
     tournament,
 )
 from arbiter.cli import html as replay_page
@@ -155,6 +156,7 @@ def main(
 for group in (keys, referee, player, play, bot, inspect, replay, demo, mail, git, tournament):
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html
+takeback.register(_registry)  # arbiter takeback (issue 27)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -84,6 +84,12 @@ def new(
         help="Seal each seat's files to its SSH key with age, for play in a shared "
         "repository (docs/sealing.md).",
     ),
+    takebacks: str = typer.Option(
+        "consent",
+        "--takebacks",
+        help="none: no takebacks; consent: a seat may take back its decisions when every "
+        "seat concerned accepts (docs/game-life.md).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create a game folder; publish only a commitment to the secret seed."""
@@ -124,6 +130,7 @@ def new(
         timeout_bot=timeout_bot,
         forfeit_after=forfeit_after,
         finish=lambda made: _store_addresses(made, mail_to),
+        takebacks=takebacks,
     )
     if as_json:
         out.json(

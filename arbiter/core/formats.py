@@ -31,3 +31,7 @@ PROPOSE_END_FORMAT = "arbiter.propose-end/1"
 ANSWER_FORMAT = "arbiter.answer/1"
 HANDOVER_FORMAT = "arbiter.handover/1"
 APPOINT_FORMAT = "arbiter.appoint/1"
+# A takeback (docs/game-life.md §4): the seat's request, and the referee's record that it
+# took effect (its own namespace, like a timeout's).
+TAKEBACK_FORMAT = "arbiter.takeback/1"
+TAKEBACK_RECORD_FORMAT = "arbiter.takeback-record/1"

@@ -45,7 +45,7 @@ from arbiter.core.errors import (
 Table = Any
 
 # Chain kind of each file a seat signs besides joins and moves, and its namespace.
-SEAT_KINDS = ("resign", "propose-end", "answer", "handover")
+SEAT_KINDS = ("resign", "propose-end", "answer", "handover", "takeback-request")
 # The default decisions applied for a seat that left, per entry: a bound, as for timeouts.
 MAX_LEFT_DECISIONS = 10_000
 
@@ -62,6 +62,7 @@ def namespace(kind: str) -> str:
         "answer": signing.NAMESPACE_ANSWER,
         "handover": signing.NAMESPACE_HANDOVER,
         "appoint": signing.NAMESPACE_APPOINT,
+        "takeback-request": signing.NAMESPACE_TAKEBACK,
     }[kind]
 
 
@@ -122,10 +123,8 @@ def lapse(table: Table, lines: EntryLines, why: str) -> None:
     if pending is None:
         return
     table.life.pending = None
-    lines.add_common(
-        table.seats,
-        f"{pending.seat}'s proposal to end the game ({_entry(pending.seq)}) lapses: {why}.",
-    )
+    what = "takeback request" if pending.kind == "takeback" else "proposal to end the game"
+    lines.add_common(table.seats, f"{pending.seat}'s {what} ({_entry(pending.seq)}) lapses: {why}.")
 
 
 def play_for_left(table: Table, seq: int, rng: Any, lines: EntryLines) -> None:
@@ -168,6 +167,11 @@ def check_seat_file(
         raise GameOver("the game is over: it accepts no more files")
     if seat in life.resigned and kind != "handover":
         raise OutOfTurn(f"{seat} resigned and no longer plays: nothing to do")
+    if kind == "takeback-request":
+        from arbiter.core import takeback
+
+        takeback.check_request(table, record, head, seq)
+        return
     if kind == "resign":
         if record["after"] != head and not known(record["after"]):
             raise StaleHead(
@@ -215,6 +219,14 @@ def apply_seat_file(
     seat = record["seat"]
     life = table.life
     lines = EntryLines(seats={s: [] for s in table.narrated_seats})
+    if kind == "takeback-request" or (
+        kind == "answer" and life.pending is not None and life.pending.kind == "takeback"
+    ):
+        from arbiter.core import takeback
+
+        if kind == "answer":
+            return takeback.apply_answer(table, seat, record, lines)
+        return takeback.apply_request(table, seq, record, file_digest, lines)
     if kind == "resign":
         lapse(table, lines, f"{seat} resigned")
         life.resigned.append(seat)

@@ -208,7 +208,7 @@ class Receipt(Strict):
     game: GameId
     seq: int = Field(ge=1)
     """The chain entry the accepted file became."""
-    kind: Literal["join", "move", "resign", "propose-end", "answer", "handover"]
+    kind: Literal["join", "move", "resign", "propose-end", "answer", "handover", "takeback-request"]
     seat: SeatId
     hash: Digest
     """That entry's hash: it fixes every entry before it too."""
@@ -337,6 +337,38 @@ class AppointFile(Strict):
     """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
 
 
+class TakebackFile(Strict):
+    """A seat asks to take back its decisions after entry `to` (namespace
+    arbiter-takeback): everything from its first decision after `to` on is undone, once
+    every seat whose decisions or knowledge that undoes has accepted (docs/game-life.md §4)."""
+
+    format: Literal["arbiter.takeback/1"]
+    game: GameId
+    seat: SeatId
+    after: Digest
+    """The chain head: a takeback is about the game as it stands there."""
+    to: int = Field(ge=0)
+    """The entry the kept branch resumes after: entries up to `to` stay, the rest is undone."""
+    signature: Armored
+    """SSHSIG by the seat's key over this object without `signature`."""
+
+
+class TakebackRecord(Strict):
+    """The referee's signed record that a takeback took effect (namespace
+    arbiter-takeback-record): replay skips the entries after `to` up to this one."""
+
+    format: Literal["arbiter.takeback-record/1"]
+    game: GameId
+    seat: SeatId
+    """The seat that asked."""
+    request: Digest
+    """The digest of the takeback request's signed file (its chain entry's `digest`)."""
+    to: int = Field(ge=0)
+    """The entry the kept branch resumes after."""
+    signature: Armored
+    """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
+
+
 class Decision(BaseModel):
     """One engine decision; the engine's own schema checks the rest."""
 
@@ -375,6 +407,8 @@ class ChainEntry(Strict):
         "answer",
         "handover",
         "appoint",
+        "takeback-request",
+        "takeback",
     ]
     seat: SeatId | None
     prev: Digest | None
@@ -410,7 +444,7 @@ class OutcomeModel(Strict):
 class PendingModel(Strict):
     """An open request in a state file: answer it with `arbiter answer`."""
 
-    kind: Literal["propose-end"]
+    kind: Literal["propose-end", "takeback"]
     request: Digest
     """The digest of the request's signed file (its chain entry's `digest`): an answer
     file names it."""
@@ -421,6 +455,8 @@ class PendingModel(Strict):
     accepted: list[str]
     waiting_for: list[str]
     """Seats whose answer it still needs."""
+    to: int | None = None
+    """A takeback: the entry the kept branch would resume after."""
 
 
 class StateFile(Strict):
@@ -477,6 +513,8 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "answer": AnswerFile,
     "handover": HandoverFile,
     "appoint": AppointFile,
+    "takeback": TakebackFile,
+    "takeback-record": TakebackRecord,
     "chain-entry": ChainEntry,
     "state": StateFile,
     "reveal": RevealFile,

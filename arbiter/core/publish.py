@@ -21,6 +21,7 @@ from arbiter.core.formats import (
     JOIN_FORMAT,
     JOIN_FORMAT_1,
     MOVE_FORMAT,
+    TAKEBACK_RECORD_FORMAT,
     TIMEOUT_FORMAT,
 )
 from arbiter.core.gamedir import GameDir, fsync_dir
@@ -67,6 +68,10 @@ def apply_record(
         return table.move(seq, record["seat"], list(record["actions"]))
     if fmt == APPOINT_FORMAT:
         return life.apply_appointment(table, seq, record)
+    if fmt == TAKEBACK_RECORD_FORMAT:
+        from arbiter.core import takeback
+
+        return takeback.apply_record(table, seq, record)
     kind = FILE_KINDS[fmt][0]
     return life.apply_seat_file(table, seq, kind, record, file_digest)
 
@@ -117,6 +122,8 @@ def rebuild(
                 produced = table.genesis()
             else:
                 record = records.read(seq, entry["digest"])
+                if table.kept is not None:
+                    table.kept.append((seq, record, entry["digest"]))
                 produced = apply_record(table, seq, record, entry["digest"])
             chain.append(entry)
             lines.append(produced)

@@ -48,6 +48,9 @@ NAMESPACE_PROPOSE_END = "arbiter-propose"
 NAMESPACE_ANSWER = "arbiter-answer"
 NAMESPACE_HANDOVER = "arbiter-handover"
 NAMESPACE_APPOINT = "arbiter-appoint"
+NAMESPACE_TAKEBACK = "arbiter-takeback"
+# The referee's record that a takeback took effect (docs/game-life.md §4).
+NAMESPACE_TAKEBACK_RECORD = "arbiter-takeback-record"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign
