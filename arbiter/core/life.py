@@ -27,6 +27,7 @@ What each does to the game (docs/game-life.md §1, and each engine's rulings):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,11 @@ Table = Any
 
 # Chain kind of each file a seat signs besides joins and moves, and its namespace.
 SEAT_KINDS = ("resign", "propose-end", "answer", "handover", "takeback-request")
+# Kinds judged and applied by another module, which registers ``(check, apply)`` here
+# when imported (``arbiter.core.takeback``: ``takeback-request``, and ``answer:takeback``
+# for the answers to its requests): ``check(table, record, head, seq)`` and
+# ``apply(table, seq, record, file_digest, lines) -> EntryLines``.
+HANDLERS: dict[str, tuple[Callable[..., object], Callable[..., EntryLines]]] = {}
 # The default decisions applied for a seat that left, per entry: a bound, as for timeouts.
 MAX_LEFT_DECISIONS = 10_000
 
@@ -167,10 +173,8 @@ def check_seat_file(
         raise GameOver("the game is over: it accepts no more files")
     if seat in life.resigned and kind != "handover":
         raise OutOfTurn(f"{seat} resigned and no longer plays: nothing to do")
-    if kind == "takeback-request":
-        from arbiter.core import takeback
-
-        takeback.check_request(table, record, head, seq)
+    if kind in HANDLERS:
+        HANDLERS[kind][0](table, record, head, seq)
         return
     if kind == "resign":
         if record["after"] != head and not known(record["after"]):
@@ -219,14 +223,12 @@ def apply_seat_file(
     seat = record["seat"]
     life = table.life
     lines = EntryLines(seats={s: [] for s in table.narrated_seats})
-    if kind == "takeback-request" or (
-        kind == "answer" and life.pending is not None and life.pending.kind == "takeback"
-    ):
-        from arbiter.core import takeback
-
-        if kind == "answer":
-            return takeback.apply_answer(table, seat, record, lines)
-        return takeback.apply_request(table, seq, record, file_digest, lines)
+    if kind == "answer" and life.pending is not None:
+        handler = HANDLERS.get(f"answer:{life.pending.kind}")
+    else:
+        handler = HANDLERS.get(kind)
+    if handler is not None:
+        return handler[1](table, seq, record, file_digest, lines)
     if kind == "resign":
         lapse(table, lines, f"{seat} resigned")
         life.resigned.append(seat)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arbiter.core import views
+from arbiter.core import takeback, views
 from arbiter.core.chain import iter_chain
 from arbiter.core.engine import Engine
 from arbiter.core.errors import Tampered
@@ -69,8 +69,6 @@ def apply_record(
     if fmt == APPOINT_FORMAT:
         return life.apply_appointment(table, seq, record)
     if fmt == TAKEBACK_RECORD_FORMAT:
-        from arbiter.core import takeback
-
         return takeback.apply_record(table, seq, record)
     kind = FILE_KINDS[fmt][0]
     return life.apply_seat_file(table, seq, kind, record, file_digest)
@@ -224,3 +222,6 @@ def write_outputs(
     written += write_all(gd, rest)
     written += write_all(gd, {gd.sealed_index: sealed_files.index(gd, manifest, seq, head)})
     return written
+
+
+takeback.use(apply_record)  # the rebuild after a takeback applies files as the referee does

@@ -18,9 +18,11 @@ reads the clock.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from arbiter.core import life
 from arbiter.core.engine import Event, Undone
 from arbiter.core.entrylines import EntryLines
 from arbiter.core.errors import (
@@ -117,9 +119,17 @@ def _fresh(table: Table, upto: int, cls: type[Table] = Table) -> Table:
     return fresh
 
 
-def _apply(fresh: Table, seq: int, record: dict[str, Any], file_digest: str) -> None:
-    from arbiter.core.publish import apply_record
+# How one accepted file is applied to a table: ``arbiter.core.publish`` registers its
+# ``apply_record`` when imported (publish imports this module, not the other way round).
+_APPLY: list[Callable[[Table, int, dict[str, Any], str], EntryLines]] = []
 
+
+def use(apply: Callable[[Table, int, dict[str, Any], str], EntryLines]) -> None:
+    """Register how an accepted file is applied (``publish.apply_record``)."""
+    _APPLY[:] = [apply]
+
+
+def _apply(fresh: Table, seq: int, record: dict[str, Any], file_digest: str) -> None:
     assert fresh.kept is not None
     fresh.kept.append((seq, record, file_digest))
     if record["format"] == TAKEBACK_RECORD_FORMAT:
@@ -127,7 +137,7 @@ def _apply(fresh: Table, seq: int, record: dict[str, Any], file_digest: str) -> 
         fresh.ply_offset = seq - record["to"]
         fresh.life.pending = None
         return
-    apply_record(fresh, seq, record, file_digest)
+    _APPLY[0](fresh, seq, record, file_digest)
 
 
 def shown(table: Table, event: Event) -> tuple[str, ...]:
@@ -248,9 +258,10 @@ def apply_request(
 
 
 def apply_answer(
-    table: Table, seat: str, record: dict[str, Any], lines: EntryLines
+    table: Table, seq: int, record: dict[str, Any], file_digest: str, lines: EntryLines
 ) -> EntryLines:
     """Apply an answer to the open takeback request."""
+    seat = record["seat"]
     pending = table.life.pending
     assert isinstance(pending, TakebackPending)
     where = f"{pending.seat}'s takeback request (entry #{pending.seq})"
@@ -415,3 +426,11 @@ def make_request(state: dict[str, Any], key: Path, to: int) -> dict[str, Any]:
     request["signature"] = sign(request, key, NAMESPACE_TAKEBACK)
     validate("takeback", request, "takeback file")
     return request
+
+
+def _answer_checked(table: Table, record: dict[str, Any], head: str, seq: int) -> None:
+    """Answers are judged by ``life.check_seat_file`` (open request, seat needed, once)."""
+
+
+life.HANDLERS["takeback-request"] = (check_request, apply_request)
+life.HANDLERS["answer:takeback"] = (_answer_checked, apply_answer)
