@@ -143,13 +143,19 @@ def manifest_ok(obj: Any) -> bool:
 
 # Optional terms of a version-2 manifest: a sealed game (docs/sealing.md), deadlines and
 # the release that created it (docs/tournaments.md).
-_OPTIONAL_TERMS = ("sealed", "deadline", "arbiter")
+_OPTIONAL_TERMS = ("sealed", "deadline", "arbiter", "takebacks", "substitutes")
 _DEADLINE_KEYS = ("bot", "forfeit_after", "grace", "on_timeout", "seconds")
 _MAX_SECONDS = 366 * 86400
 
 
 def _optional_terms_ok(obj: dict[str, Any]) -> bool:
     if "sealed" in obj and type(obj["sealed"]) is not bool:
+        return False
+    # The life of a long game (docs/game-life.md): takeback and substitute terms.
+    if obj.get("takebacks") not in (None, "none", "consent"):
+        return False
+    substitutes = obj.get("substitutes")
+    if substitutes is not None and type(substitutes) is not bool:
         return False
     release = obj.get("arbiter")  # the schema allows null: unknown release (models.py)
     if release is not None and not (isinstance(release, str) and len(release) <= 32):
@@ -225,11 +231,13 @@ def receipt_ok(obj: Any) -> bool:
         and _common(obj)
         and type(obj["seq"]) is int
         and obj["seq"] >= 1
-        and obj["kind"] in ("join", "move")
+        and obj["kind"] in _RECEIPT_KINDS
         and _text(obj["hash"], _DIGEST)
         and _text(obj["digest"], _DIGEST)
     )
 
+
+_RECEIPT_KINDS = ("join", "move", "resign", "propose-end", "answer", "handover", "takeback-request")
 
 FAST = {
     "join": join_ok,
