@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from arbiter.core import life
-from arbiter.core.engine import Event, Undone
+from arbiter.core.engine import Engine, Event, Undone
 from arbiter.core.entrylines import EntryLines
 from arbiter.core.errors import (
     IllegalAction,
@@ -140,12 +140,11 @@ def _apply(fresh: Table, seq: int, record: dict[str, Any], file_digest: str) -> 
     _APPLY[0](fresh, seq, record, file_digest)
 
 
-def shown(table: Table, event: Event) -> tuple[str, ...]:
+def shown(engine: Engine, seats: list[str], event: Event) -> tuple[str, ...]:
     """The seats that learned something new from ``event`` (``Undone.shown``)."""
     if not event.barrier:
         return ()
-    seats = table.seats
-    row = table.engine.describe_all(event, [None, *seats])
+    row = engine.describe_all(event, [None, *seats])
     public = row[0]
     private = tuple(s for s, line in zip(seats, row[1:], strict=True) if line not in (None, public))
     if private:
@@ -198,7 +197,7 @@ def analyse(table: Table, seat: str, to: int, head: int) -> Analysis:
         if record["format"] == MOVE_FORMAT:
             events = list(fresh.seen)
             entries.append(
-                Undone(n, record["seat"], list(record["actions"]), events, [shown(fresh, e) for e in events])
+                Undone(n, record["seat"], list(record["actions"]), events, [shown(fresh.engine, fresh.seats, e) for e in events])
             )
     playing = table.life.playing(table.seats)
     concerned = {e.seat for e in entries} | {s for e in entries for seats in e.shown for s in seats}
