@@ -93,7 +93,12 @@ class Analysis:
     reason: str | None
 
 
-class _Recording(Table):
+class _Rebuilding(Table):
+    """A table replaying part of the kept branch for a takeback: requests in it are only
+    recorded, never judged again (their effect on the branch is already known)."""
+
+
+class _Recording(_Rebuilding):
     """A table that keeps the events it narrates (the undone entries' events)."""
 
     seen: list[Event]
@@ -103,7 +108,7 @@ class _Recording(Table):
         return super()._narrate(events)
 
 
-def _fresh(table: Table, upto: int, cls: type[Table] = Table) -> Table:
+def _fresh(table: Table, upto: int, cls: type[_Rebuilding] = _Rebuilding) -> Table:
     """A new table replaying the kept branch up to entry ``upto``, narrating nothing."""
     fresh = cls(table.manifest, table.engine, table.secret, trusted=True)
     fresh.narrate_only([])
@@ -240,6 +245,11 @@ def apply_request(
 ) -> EntryLines:
     """Apply an accepted takeback request as entry ``seq``: open it, or make it due."""
     seat, to = record["seat"], record["to"]
+    if isinstance(table, _Rebuilding):
+        # A request inside a rebuild: what it asked for is known; judging it again would
+        # replay the game once more for every earlier request.
+        table.life.pending = TakebackPending("takeback", file_digest, seq, seat, "", [], to=to)
+        return lines
     found = analyse(table, seat, to, seq - 1)
     pending = TakebackPending("takeback", file_digest, seq, seat, "", found.needed, to=to)
     table.life.pending = pending

@@ -127,6 +127,18 @@ def test_decline_lapses_the_request(cli: Cli, tmp_path: Path, keys: Path) -> Non
     assert "pending" not in state(game)
     assert state(game)["seq"] == 8 and hand(game, "alice") == alice
     assert "bob declines alice's takeback request (entry #7): it lapses." in log(game)
+    # Asked again, accepted: the lapsed request and its answer are undone with the rest.
+    submit(game, request(game, "alice", 4))  # 9
+    submit(game, answer(game, "bob"))  # 10, and the takeback, 11
+    assert state(game)["seq"] == 11 and len(hand(game, "alice")) == len(alice) + 1
+    submit(game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "end"}))
+    submit(game, game.move("bob", {"kind": "play", "card": hand(game, "bob")[0]}, {"kind": "end"}))
+    # A second takeback, within the kept branch after the first.
+    submit(game, request(game, "bob", 12))  # 14, nobody else concerned: the takeback, 15
+    assert state(game)["seq"] == 15 and state(game)["prompt"]["seat"] == "bob"
+    error_line(cli("submit", game.root, request(game, "alice", 8)), 12)  # before #11
+    ok(cli("reveal", game.root, "--force"))
+    ok(cli("verify", game.root))
 
 
 def test_a_move_lapses_the_request(cli: Cli, tmp_path: Path, keys: Path) -> None:
