@@ -120,8 +120,7 @@ def rebuild(
                 produced = table.genesis()
             else:
                 record = records.read(seq, entry["digest"])
-                if table.kept is not None:
-                    table.kept.append((seq, record, entry["digest"]))
+                takeback.keep(table, seq, record, entry["digest"])
                 produced = apply_record(table, seq, record, entry["digest"])
             chain.append(entry)
             lines.append(produced)

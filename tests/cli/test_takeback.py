@@ -94,6 +94,9 @@ def test_take_back_with_the_others_acceptance_and_verify(cli: Cli, tmp_path: Pat
     ok(cli("reveal", game.root, "--force"))
     report = ok(cli("verify", game.root, "--json")).json()
     assert report["replayed"] is True
+    # Stepping through the game shows the kept branch after the takeback.
+    frame = ok(cli("replay", game.root, "--at", "9", "--seat", "alice", "--json")).json()
+    assert frame["seq"] == 9 and len(frame["view"]["hand"]) == len(before["alice"]) + 1
 
 
 def test_redo_draws_the_same_cards(cli: Cli, game: Game, tmp_path: Path) -> None:
