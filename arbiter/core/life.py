@@ -203,6 +203,8 @@ def check_seat_file(
                 "take your new state file"
             )
         if seat not in pending.needed:
+            if seat != pending.seat:  # a takeback concerns only some seats
+                raise OutOfTurn(f"{seat} is not concerned by this request: its answer is not needed")
             raise OutOfTurn(f"{seat} made this proposal: its answer is not needed")
         if seat in pending.accepted:
             raise AlreadyJoined(f"{seat} has already accepted this proposal: nothing to do")

@@ -214,3 +214,22 @@ def test_forged_answer_refused_by_submit_and_by_verify(cli: Cli, tmp_path: Path,
     ok(cli("reveal", game.root, "--force"))
     err = error_line(cli("verify", game.root), 16)
     assert "entry #8: the answer file is not signed by the key bob held at that entry" in err
+
+
+def test_only_the_seats_concerned_answer(cli: Cli, tmp_path: Path, keys: Path) -> None:
+    ok(cli("keygen", "carol", "--dir", keys))
+    root = tmp_path / "g3"
+    seats = [arg for s in ("alice", "bob", "carol") for arg in ("--seat", f"{s}={keys / s}.pub")]
+    ok(cli("new", root, "--game", "tally", *seats, "--no-join", "--option", "cards=8"))
+    (tmp_path / "files").mkdir()
+    game = Game(root, keys, tmp_path / "files", cli)
+    for seat in ("alice", "bob"):  # the deck's last two cards
+        submit(game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "draw"}))
+    for seat in ("carol", "alice", "bob"):  # entries 3, 4, 5
+        submit(game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "end"}))
+    submit(game, request(game, "alice", 3))  # undoes alice's 4 and bob's 5: carol is not asked
+    assert state(game, "carol")["pending"]["waiting_for"] == ["bob"]
+    err = error_line(cli("submit", game.root, answer(game, "carol")), 11)
+    assert "carol is not concerned by this request" in err
+    submit(game, answer(game, "bob"))
+    assert state(game)["seq"] == 8 and state(game)["prompt"]["seat"] == "alice"
