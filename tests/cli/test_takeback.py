@@ -233,3 +233,10 @@ def test_only_the_seats_concerned_answer(cli: Cli, tmp_path: Path, keys: Path) -
     assert "carol is not concerned by this request" in err
     submit(game, answer(game, "bob"))
     assert state(game)["seq"] == 8 and state(game)["prompt"]["seat"] == "alice"
+
+
+def test_new_refuses_unknown_takeback_terms(cli: Cli, tmp_path: Path, keys: Path) -> None:
+    seats = [arg for s in ("alice", "bob") for arg in ("--seat", f"{s}={keys / s}.pub")]
+    err = error_line(cli("new", tmp_path / "g", "--game", "tally", *seats, "--takebacks", "maybe"), 2)
+    assert "--takebacks 'maybe': say none or consent" in err
+    assert not (tmp_path / "g").exists()
