@@ -240,3 +240,14 @@ def test_new_refuses_unknown_takeback_terms(cli: Cli, tmp_path: Path, keys: Path
     err = error_line(cli("new", tmp_path / "g", "--game", "tally", *seats, "--takebacks", "maybe"), 2)
     assert "--takebacks 'maybe': say none or consent" in err
     assert not (tmp_path / "g").exists()
+
+
+def test_a_sealed_request(cli: Cli, game: Game) -> None:
+    submit(game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}))
+    path = game.out("takeback-sealed")
+    args = ["takeback", game.state("alice"), "--key", game.keys / "alice", "--to", 2, "-o", path]
+    said = ok(cli(*args, "--seal")).out
+    sealed = path.with_name(path.name + ".age")
+    assert "sealed to the referee" in said and sealed.is_file() and not path.exists()
+    submit(game, sealed)
+    assert state(game)["seq"] == 5
