@@ -251,3 +251,36 @@ def test_a_sealed_request(cli: Cli, game: Game) -> None:
     assert "sealed to the referee" in said and sealed.is_file() and not path.exists()
     submit(game, sealed)
     assert state(game)["seq"] == 5
+
+
+def test_verify_refuses_a_takeback_nobody_accepted(cli: Cli, tmp_path: Path, keys: Path) -> None:
+    """A referee that records a takeback before the seats concerned accepted it: the
+    referee's own tools refuse to build on it, and verify names the entry."""
+    from arbiter.core.signing import NAMESPACE_TAKEBACK_RECORD
+
+    game = end_of_deck(cli, tmp_path, keys)
+    submit(game, request(game, "alice", 4))  # entry 7, waiting for bob
+    record: dict[str, Any] = {
+        "format": "arbiter.takeback-record/1",
+        "game": state(game)["game"],
+        "seat": "alice",
+        "request": state(game)["pending"]["request"],
+        "to": 4,
+    }
+    record["signature"] = sign(record, game.root / "referee" / "key", NAMESPACE_TAKEBACK_RECORD)
+    signed = game.root / "referee" / "signed.jsonl"
+    signed.write_bytes(signed.read_bytes() + canonical(record) + b"\n")
+    head = state(game)["head"]
+    entry = chainlib.make_entry(8, "takeback", "alice", head, digest(record), [])
+    chain = game.root / "chain.jsonl"
+    chain.write_bytes(chain.read_bytes() + chainlib.line(entry))
+    error_line(cli("repair", game.root), 15)
+    reveal = game.root / "reveal"
+    reveal.mkdir()
+    secret = (game.root / "referee" / "secret").read_text().strip()
+    record_file = {"format": "arbiter.reveal/1", "game": record["game"], "secret": secret,
+                   "head": entry["hash"], "forced": True}
+    (reveal / "reveal.json").write_bytes(pretty(record_file))
+    (reveal / "signed.jsonl").write_bytes(signed.read_bytes())
+    err = error_line(cli("verify", game.root), 16)
+    assert "entry #8: a takeback record no accepted request calls for" in err
