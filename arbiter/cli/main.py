@@ -24,6 +24,7 @@ from arbiter.cli import (
     player,
     referee,
     replay,
+    takeback,
     tournament,
 )
 from arbiter.cli import html as replay_page
@@ -162,6 +163,7 @@ for group in (
 replay_page.register(_registry)  # arbiter html
 notify.register(_registry)  # arbiter notify
 leave.register(_registry)  # arbiter leave (docs/clocks.md)
+takeback.register(_registry)  # arbiter takeback (issue 27)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -114,6 +114,12 @@ def new(
         help="Allow the referee to appoint a substitute (`arbiter appoint`) for a seat that "
         "timed out or resigned (signed by every join).",
     ),
+    takebacks: str = typer.Option(
+        "consent",
+        "--takebacks",
+        help="none: no takebacks; consent: a seat may take back its decisions when every "
+        "seat concerned accepts (docs/game-life.md).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create a game folder; publish only a commitment to the secret seed."""
@@ -158,6 +164,7 @@ def new(
         substitutes=substitutes,
         finish=lambda made: _store_addresses(made, mail_to),
         clock=clock,
+        takebacks=takebacks,
     )
     if as_json:
         out.json(

@@ -51,10 +51,11 @@ def line(entry: dict[str, Any]) -> bytes:
 
 
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
-# Every kind of entry (docs/chain.md); the life of a long game added the last five.
+# Every kind of entry (docs/chain.md); the life of a long game added the last
+# five, and clocks and takebacks the four after them.
 KINDS = frozenset(
     ("genesis", "join", "move", "timeout", "resign", "propose-end", "answer", "handover", "appoint")
-) | {"leave", "leave-auto"}  # clocks (docs/clocks.md)
+) | {"leave", "leave-auto", "takeback-request", "takeback"}  # clocks; takebacks
 _SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _KEYS = ("digest", "format", "hash", "kind", "prev", "seat", "seq", "summary")
 # Games with deadlines stamp every entry with the referee's clock; "time" sorts last, so

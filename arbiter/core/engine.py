@@ -97,6 +97,23 @@ class Event:
     barrier: bool = False
 
 
+@dataclass(frozen=True)
+class Undone:
+    """One chain entry a takeback would undo, as the engine judges it (docs/game-life.md §4).
+
+    ``shown[i]`` lists the seats that learned something new from ``events[i]``: for a
+    barrier event, the seats whose log line differs from the public one (a card shown
+    to them only), or every seat that reads it when all read the same (a card turned up
+    for all); nobody for the other events.
+    """
+
+    seq: int
+    seat: str
+    actions: list[Action]
+    events: list[Event]
+    shown: list[tuple[str, ...]]
+
+
 @dataclass
 class Outcome:
     """The result: scores with a breakdown, the ranking with ties, the winners."""
@@ -236,6 +253,24 @@ class Engine(ABC):
         the state as the engine's ruling says and return what happened. The core then takes
         the default decision for it whenever it would decide. Default: nothing changes."""
         return []
+
+    def takeback_allowed(self, state: Any, seat: str, undone: list[Undone]) -> str | None:
+        """Whether ``seat`` may take back the ``undone`` entries (``state``: the table at
+        the entry the kept branch resumes after); the reason when it may not.
+
+        A redo draws the same cards (the streams do not move, docs/rng.md), so the default
+        refuses a takeback across a card shown only to the requester: it would redo its
+        turn knowing what comes. A card shown to others is allowed: those seats must
+        accept (the core asks them). Each engine's ruling says which takebacks it allows.
+        """
+        for entry in undone:
+            for event, seats in zip(entry.events, entry.shown, strict=True):
+                if seats == (seat,):
+                    return (
+                        f"entry #{entry.seq} showed {seat} something only {seat} saw "
+                        f"({event.kind}): a redo would draw the same, so it cannot be taken back"
+                    )
+        return None
 
     def provisional_outcome(self, state: Any) -> Outcome:
         """Return the result as if the game ended now, scored as the final scoring would

@@ -34,3 +34,7 @@ APPOINT_FORMAT = "arbiter.appoint/1"
 # Clocks (issue 27 item 5, docs/clocks.md): a seat's leave, and the referee's automatic leave.
 LEAVE_FORMAT = "arbiter.leave/1"
 LEAVE_AUTO_FORMAT = "arbiter.leave-auto/1"
+# A takeback (docs/game-life.md §4): the seat's request, and the referee's record that it
+# took effect (its own namespace, like a timeout's).
+TAKEBACK_FORMAT = "arbiter.takeback/1"
+TAKEBACK_RECORD_FORMAT = "arbiter.takeback-record/1"

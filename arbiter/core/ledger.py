@@ -27,6 +27,7 @@ FILE_KINDS = {
     "arbiter.answer/1": ("answer", "answer"),
     "arbiter.handover/1": ("handover", "handover"),
     "arbiter.leave/1": ("leave", "leave"),
+    "arbiter.takeback/1": ("takeback-request", "takeback"),
 }
 MANIFEST_SCHEMAS = {MANIFEST_FORMAT: "manifest", MANIFEST_FORMAT_1: "manifest-v1"}
 

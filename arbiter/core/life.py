@@ -27,6 +27,7 @@ What each does to the game (docs/game-life.md §1, and each engine's rulings):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +46,12 @@ from arbiter.core.errors import (
 Table = Any
 
 # Chain kind of each file a seat signs besides joins and moves, and its namespace.
-SEAT_KINDS = ("resign", "propose-end", "answer", "handover", "leave")
+SEAT_KINDS = ("resign", "propose-end", "answer", "handover", "leave", "takeback-request")
+# Kinds judged and applied by another module, which registers ``(check, apply)`` here
+# when imported (``arbiter.core.takeback``: ``takeback-request``, and ``answer:takeback``
+# for the answers to its requests): ``check(table, record, head, seq)`` and
+# ``apply(table, seq, record, file_digest, lines) -> EntryLines``.
+HANDLERS: dict[str, tuple[Callable[..., object], Callable[..., EntryLines]]] = {}
 # The default decisions applied for a seat that left, per entry: a bound, as for timeouts.
 MAX_LEFT_DECISIONS = 10_000
 
@@ -64,6 +70,7 @@ def namespace(kind: str) -> str:
         "appoint": signing.NAMESPACE_APPOINT,
         "leave": signing.NAMESPACE_LEAVE,
         "leave-auto": signing.NAMESPACE_LEAVE_AUTO,
+        "takeback-request": signing.NAMESPACE_TAKEBACK,
     }[kind]
 
 
@@ -124,10 +131,8 @@ def lapse(table: Table, lines: EntryLines, why: str) -> None:
     if pending is None:
         return
     table.life.pending = None
-    lines.add_common(
-        table.seats,
-        f"{pending.seat}'s proposal to end the game ({_entry(pending.seq)}) lapses: {why}.",
-    )
+    what = "takeback request" if pending.kind == "takeback" else "proposal to end the game"
+    lines.add_common(table.seats, f"{pending.seat}'s {what} ({_entry(pending.seq)}) lapses: {why}.")
 
 
 def play_for_left(table: Table, seq: int, rng: Any, lines: EntryLines) -> None:
@@ -174,6 +179,8 @@ def check_seat_file(
         from arbiter.core import leave
 
         leave.check(table, record, head, known)
+    if kind in HANDLERS:
+        HANDLERS[kind][0](table, record, head, seq)
         return
     if kind == "resign":
         if record["after"] != head and not known(record["after"]):
@@ -202,6 +209,8 @@ def check_seat_file(
                 "take your new state file"
             )
         if seat not in pending.needed:
+            if seat != pending.seat:  # a takeback concerns only some seats
+                raise OutOfTurn(f"{seat} is not concerned by this request: its answer is not needed")
             raise OutOfTurn(f"{seat} made this proposal: its answer is not needed")
         if seat in pending.accepted:
             raise AlreadyJoined(f"{seat} has already accepted this proposal: nothing to do")
@@ -226,6 +235,12 @@ def apply_seat_file(
 
         return leave.apply(table, record)
     lines = EntryLines(seats={s: [] for s in table.narrated_seats})
+    if kind == "answer" and life.pending is not None:
+        handler = HANDLERS.get(f"answer:{life.pending.kind}")
+    else:
+        handler = HANDLERS.get(kind)
+    if handler is not None:
+        return handler[1](table, seq, record, file_digest, lines)
     if kind == "resign":
         lapse(table, lines, f"{seat} resigned")
         life.resigned.append(seat)

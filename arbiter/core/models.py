@@ -225,7 +225,9 @@ class Receipt(Strict):
     game: GameId
     seq: int = Field(ge=1)
     """The chain entry the accepted file became."""
-    kind: Literal["join", "move", "resign", "propose-end", "answer", "handover", "leave"]
+    kind: Literal[
+        "join", "move", "resign", "propose-end", "answer", "handover", "leave", "takeback-request"
+    ]
     seat: SeatId
     hash: Digest
     """That entry's hash: it fixes every entry before it too."""
@@ -369,6 +371,22 @@ class LeaveFile(Strict):
     """SSHSIG by the seat's key over this object without `signature`."""
 
 
+class TakebackFile(Strict):
+    """A seat asks to take back its decisions after entry `to` (namespace
+    arbiter-takeback): everything from its first decision after `to` on is undone, once
+    every seat whose decisions or knowledge that undoes has accepted (docs/game-life.md §4)."""
+
+    format: Literal["arbiter.takeback/1"]
+    game: GameId
+    seat: SeatId
+    after: Digest
+    """The chain head: a takeback is about the game as it stands there."""
+    to: int = Field(ge=0)
+    """The entry the kept branch resumes after: entries up to `to` stay, the rest is undone."""
+    signature: Armored
+    """SSHSIG by the seat's key over this object without `signature`."""
+
+
 class LeaveAutoFile(Strict):
     """The referee's signed record of automatic leave (namespace arbiter-autoleave): the
     seat's time ran out at `from` and game.json says `leave_auto`, so it takes leave."""
@@ -387,6 +405,22 @@ class LeaveAutoFile(Strict):
     """The referee's clock when it recorded the leave."""
     days: int = Field(ge=1, le=366)
     """Days taken: enough to cover the time up to `time`, as far as the seat's leave goes."""
+    signature: Armored
+    """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
+
+
+class TakebackRecord(Strict):
+    """The referee's signed record that a takeback took effect (namespace
+    arbiter-takeback-record): replay skips the entries after `to` up to this one."""
+
+    format: Literal["arbiter.takeback-record/1"]
+    game: GameId
+    seat: SeatId
+    """The seat that asked."""
+    request: Digest
+    """The digest of the takeback request's signed file (its chain entry's `digest`)."""
+    to: int = Field(ge=0)
+    """The entry the kept branch resumes after."""
     signature: Armored
     """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
 
@@ -431,6 +465,8 @@ class ChainEntry(Strict):
         "appoint",
         "leave",
         "leave-auto",
+        "takeback-request",
+        "takeback",
     ]
     seat: SeatId | None
     prev: Digest | None
@@ -466,7 +502,7 @@ class OutcomeModel(Strict):
 class PendingModel(Strict):
     """An open request in a state file: answer it with `arbiter answer`."""
 
-    kind: Literal["propose-end"]
+    kind: Literal["propose-end", "takeback"]
     request: Digest
     """The digest of the request's signed file (its chain entry's `digest`): an answer
     file names it."""
@@ -477,6 +513,8 @@ class PendingModel(Strict):
     accepted: list[str]
     waiting_for: list[str]
     """Seats whose answer it still needs."""
+    to: int | None = None
+    """A takeback: the entry the kept branch would resume after."""
 
 
 class OnLeave(Strict):
@@ -619,6 +657,8 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "appoint": AppointFile,
     "leave": LeaveFile,
     "leave-auto": LeaveAutoFile,
+    "takeback": TakebackFile,
+    "takeback-record": TakebackRecord,
     "chain-entry": ChainEntry,
     "state": StateFile,
     "reveal": RevealFile,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arbiter.core import clocks, views
+from arbiter.core import clocks, takeback, views
 from arbiter.core.chain import iter_chain
 from arbiter.core.engine import Engine
 from arbiter.core.errors import Tampered
@@ -22,6 +22,7 @@ from arbiter.core.formats import (
     JOIN_FORMAT_1,
     LEAVE_AUTO_FORMAT,
     MOVE_FORMAT,
+    TAKEBACK_RECORD_FORMAT,
     TIMEOUT_FORMAT,
 )
 from arbiter.core.gamedir import GameDir, fsync_dir
@@ -72,6 +73,8 @@ def apply_record(
         from arbiter.core import leave
 
         return leave.apply_auto(table, record)
+    if fmt == TAKEBACK_RECORD_FORMAT:
+        return takeback.apply_record(table, seq, record)
     kind = FILE_KINDS[fmt][0]
     return life.apply_seat_file(table, seq, kind, record, file_digest)
 
@@ -122,6 +125,7 @@ def rebuild(
                 produced = table.genesis()
             else:
                 record = records.read(seq, entry["digest"])
+                takeback.keep(table, seq, record, entry["digest"])
                 produced = apply_record(table, seq, record, entry["digest"])
             if table.clock is not None:
                 clocks.step(table, entry["kind"], entry["seat"], entry.get("time"))
@@ -224,3 +228,6 @@ def write_outputs(
     written += write_all(gd, rest)
     written += write_all(gd, {gd.sealed_index: sealed_files.index(gd, manifest, seq, head)})
     return written
+
+
+takeback.use(apply_record)  # the rebuild after a takeback applies files as the referee does

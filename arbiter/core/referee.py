@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.core import chain as chainlib
-from arbiter.core import clocks, receipts, registry, views
+from arbiter.core import clocks, receipts, registry, takeback, views
 from arbiter.core.canonical import canonical, digest, parse_strict, pretty
 from arbiter.core.engine import Engine
 from arbiter.core.errors import (
@@ -116,6 +116,7 @@ def new_game(
     substitutes: bool = False,
     finish: Callable[[Path], None] | None = None,
     clock: dict[str, Any] | None = None,
+    takebacks: str | None = None,
 ) -> dict[str, Any]:
     """Create a game folder publishing only a commitment to a fresh secret.
 
@@ -129,7 +130,8 @@ def new_game(
     the genesis entry ``created``. ``substitutes``: the referee may appoint a substitute
     for a seat that timed out or resigned (``appoint``). ``finish(folder)`` adds what else
     belongs to the new game (the mail desk's addresses) before it is in place. ``clock``:
-    the members of a bank, leave and weekend pauses (``clocks.make_terms``, docs/clocks.md).
+    the members of a bank, leave and weekend pauses (``clocks.make_terms``, docs/clocks.md). ``takebacks``: ``none``
+    or ``consent`` (docs/game-life.md §4; absent from game.json when not given: none).
 
     The folder is built beside ``root`` and renamed into place (``gamedir.building``): a
     crash leaves no half game, and the same command run again makes the game.
@@ -173,6 +175,8 @@ def new_game(
 
         deadline = default_seconds(deadline, clock)
     terms = make_terms(deadline, grace, on_timeout, timeout_bot, forfeit_after)
+    if takebacks not in (None, "none", "consent"):
+        raise UsageError(f"--takebacks {str(takebacks)[:20]!r}: say none or consent")
     if terms is not None:
         check_time(created, "created")
         if type(engine).default_action is Engine.default_action:
@@ -214,6 +218,8 @@ def new_game(
             manifest["substitutes"] = True
         if terms is not None:
             manifest["deadline"] = terms.to_json() | (clock or {})
+        if takebacks is not None:
+            manifest["takebacks"] = takebacks
         manifest["arbiter"] = __version__
         validate("manifest", manifest, "game.json")
         manifest_digest = digest(manifest)
@@ -430,9 +436,14 @@ def _submit(
         stamp = _stamp(manifest, rebuilt, now)
         clocks.step(table, kind, seat, stamp)
         entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public, stamp)
-        chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
-        signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n"
-        files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
+        # A takeback every seat concerned accepted: the referee's record is the next entry.
+        more = takeback.follow_up(gd, manifest, table, entry, stamp)
+        last = more.entry or entry
+        chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry) + more.chain
+        signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n" + more.signed
+        files = outputs(
+            gd, manifest, table, [*rebuilt.lines, produced, *more.lines], last["seq"], last["hash"], None
+        )
         receipt = receipts.prepare(gd, manifest, entry)
         # Commit order: the signed file, then the chain (the commit point), then what is
         # derived from it (views, logs, the receipt), which ``heal`` redoes after a crash.
@@ -440,13 +451,13 @@ def _submit(
         if sync is not None:
             sync()
         gd.write(gd.chain, chain_bytes)
-        write_outputs(gd, manifest, files | receipt, seq, entry["hash"], table.life.keys)
+        write_outputs(gd, manifest, files | receipt, last["seq"], last["hash"], table.life.keys)
         return Accepted(
             seq,
             kind,
             seat,
-            entry["hash"],
-            produced.public,
+            last["hash"],
+            produced.public + [line for lines in more.lines for line in lines.public],
             "over" if table.over else ("playing" if table.started else "joining"),
             table.waiting_for(),
             gd.receipt(seq) if "referee" in manifest else None,

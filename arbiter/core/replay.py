@@ -283,6 +283,11 @@ def _replay_entry(
         raise _fail(f"signed file of chain entry {seq} does not match its chain digest")
     try:
         signed = records.parse(seq, data)
+        if table.kept is not None:  # a game that allows takebacks (arbiter.core.takeback)
+            produced = _replay_takeback(table, seq, signed, file_digest, manifest, signatures)
+            if produced is not None:
+                report.signatures += signatures
+                return produced, "takeback", signed["seat"], file_digest
         if signed.get("format") == TIMEOUT_FORMAT:
             produced = _replay_timeout(table, seq, signed, head, manifest, clock, signatures)
             if signatures:
@@ -441,6 +446,24 @@ def _replay_leave_auto(
     except ArbiterError as exc:
         raise _fail(f"entry #{seq}: {exc.message}") from None
     return leave.apply_auto(table, record)
+def _replay_takeback(
+    table: Table,
+    seq: int,
+    record: dict[str, Any],
+    file_digest: str,
+    manifest: dict[str, Any],
+    signatures: bool,
+) -> EntryLines | None:
+    """Keep entry ``seq`` on the kept branch; replay it when it is the referee's takeback
+    record (``None`` otherwise: the entry is replayed as its kind says)."""
+    from arbiter.core import takeback
+    from arbiter.core.formats import TAKEBACK_RECORD_FORMAT
+
+    takeback.check_order(table, seq, record)
+    takeback.keep(table, seq, record, file_digest)
+    if record.get("format") != TAKEBACK_RECORD_FORMAT:
+        return None
+    return takeback.replay_record(table, seq, record, manifest, signatures)
 
 
 def _replay_appointment(

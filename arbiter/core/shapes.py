@@ -153,10 +153,11 @@ _MAX_SECONDS = 366 * 86400
 def _optional_terms_ok(obj: dict[str, Any]) -> bool:
     if "sealed" in obj and type(obj["sealed"]) is not bool:
         return False
-    # The life of a long game (docs/game-life.md): takebacks and substitutes.
-    if "takebacks" in obj and obj["takebacks"] not in ("none", "consent"):
+    # The life of a long game (docs/game-life.md): takeback and substitute terms.
+    if obj.get("takebacks") not in (None, "none", "consent"):
         return False
-    if "substitutes" in obj and type(obj["substitutes"]) is not bool:
+    substitutes = obj.get("substitutes")
+    if substitutes is not None and type(substitutes) is not bool:
         return False
     release = obj.get("arbiter")  # the schema allows null: unknown release (models.py)
     if release is not None and not (isinstance(release, str) and len(release) <= 32):
@@ -263,6 +264,8 @@ def receipt_ok(obj: Any) -> bool:
         and _text(obj["digest"], _DIGEST)
     )
 
+
+_RECEIPT_KINDS = ("join", "move", "resign", "propose-end", "answer", "handover", "takeback-request")
 
 FAST = {
     "join": join_ok,

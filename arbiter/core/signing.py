@@ -51,6 +51,9 @@ NAMESPACE_APPOINT = "arbiter-appoint"
 # Clocks (docs/clocks.md): a seat's leave file, and the referee's automatic leave record.
 NAMESPACE_LEAVE = "arbiter-leave"
 NAMESPACE_LEAVE_AUTO = "arbiter-autoleave"
+NAMESPACE_TAKEBACK = "arbiter-takeback"
+# The referee's record that a takeback took effect (docs/game-life.md §4).
+NAMESPACE_TAKEBACK_RECORD = "arbiter-takeback-record"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign

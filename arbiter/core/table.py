@@ -98,6 +98,11 @@ class Table:
         # Streams are keyed by the ply, the entry's place on the kept branch; it equals the
         # seq until a takeback (docs/game-life.md §3), so no game so far draws otherwise.
         self.ply_offset = 0
+        # The signed files of the kept branch (seq, file, digest), for the rebuild after a
+        # takeback (arbiter.core.takeback); kept only in games whose terms allow takebacks.
+        self.kept: list[tuple[int, dict[str, Any], str]] | None = (
+            [] if manifest.get("takebacks") == "consent" else None
+        )
         self._valid_shapes = _VALID_SHAPES.setdefault(
             (engine.info.name, engine.info.version), set()
         )

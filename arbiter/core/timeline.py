@@ -59,6 +59,7 @@ from arbiter.core.safeio import lines as file_lines
 from arbiter.core.safeio import open_nofollow_read
 from arbiter.core.schemas import validate
 from arbiter.core.table import EntryLines, Table
+from arbiter.core.takeback import keep
 
 SEAT_BEFORE_REVEAL = (
     "before the reveal only the spectator's view can be replayed: a seat's view would "
@@ -173,7 +174,9 @@ def _replay(game: _Game) -> Iterator[tuple[dict[str, Any], Table, EntryLines]]:
         for entry in chain:
             seq = entry["seq"]
             try:
-                produced = apply_record(table, seq, records.read(seq, entry["digest"]))
+                record = records.read(seq, entry["digest"])
+                keep(table, seq, record, entry["digest"])  # the kept branch (takebacks)
+                produced = apply_record(table, seq, record, entry["digest"])
                 clocks.step(table, entry["kind"], entry["seat"], entry.get("time"))
             except Tampered:
                 raise

@@ -155,6 +155,7 @@ def _try_games(tournament: Tournament, sizes: list[int], created: str, scratch: 
                 created=created,
                 secret=bytes(32),
                 referee_seed=b"arbiter-tournament/1: trial",
+                takebacks="none",  # tournaments take nothing back (docs/game-life.md §4)
                 **game_terms(tournament.terms),
             )
     finally:

@@ -125,6 +125,7 @@ def _create_games(root: Path, tournament: Tournament, played: Round, seed: bytes
             created=played.paired,
             secret=_derive(seed, table.game, "secret"),
             referee_seed=_derive(seed, table.game, "referee"),
+            takebacks="none",  # tournaments take nothing back (docs/game-life.md §4)
             **game_terms(tournament.terms),
         )
 

@@ -120,6 +120,7 @@ def test_help_lists_every_command_in_registration_order(cli: Cli) -> None:
                   main.notify):
         group.register(every)
     main.leave.register(every)
+    main.takeback.register(every)
     names = list(typer.main.get_command(every).commands)  # what Typer itself would list
     lines = ok(cli("--help")).out.splitlines()
     listed = [line.split()[0] for line in lines[lines.index("Commands:") + 1 :] if line.strip()]
