@@ -10,6 +10,9 @@ The policy: a bot accepts when its evaluation says it would not lose by it.
 - **Abandoned, no result**: it accepts unless its evaluation expects it to win (first,
   alone or shared, in most worlds): a seat expecting a win gives it up by abandoning.
 
+- **A takeback request**: a bot accepts it (a bot is a partner to practise with, as the
+  computer opponents of online platforms allow takebacks); tournaments allow none.
+
 It reads only the seat's own state file (its view and the open proposal), as every bot
 does; with no world to evaluate (an engine without ``determinize``) it declines.
 """
@@ -69,13 +72,16 @@ def accepts_end(engine: Engine, state_file: dict[str, Any], rng: Rng) -> bool:
 
 
 def answer_file(state_file: dict[str, Any], key: Any, seed: str = "") -> dict[str, Any]:
-    """The bot's signed answer to the open end proposal of ``state_file`` (``arbiter bot``
-    and the mail desk's bot seats): accept or decline by ``accepts_end``."""
+    """The bot's signed answer to the open request of ``state_file`` (``arbiter bot`` and
+    the mail desk's bot seats): an end proposal by ``accepts_end``, a takeback accepted."""
     from arbiter.bots.levels import bot_rng
     from arbiter.core.errors import NotReady
     from arbiter.core.life_files import make_answer
     from arbiter.core.viewcheck import known_engine
 
+    pending = state_file.get("pending") or {}
+    if pending.get("kind") == "takeback":
+        return make_answer(state_file, key, "accept")
     engine = known_engine(state_file)
     if engine is None:
         name, version = state_file["engine"]["name"], state_file["engine"]["version"]

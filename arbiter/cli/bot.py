@@ -59,7 +59,8 @@ def bot(
     if state["status"] == "playing" and pending and state["seat"] in pending["waiting_for"]:
         # An open proposal waits for this seat: the bot answers it first (docs/bots.md).
         move_file = answer_file(state, key, seed)
-        labels = f"{move_file['answer']} {pending['seat']}'s proposal to end the game"
+        asked = "takeback request" if pending["kind"] == "takeback" else "proposal to end the game"
+        labels = f"{move_file['answer']} {pending['seat']}'s {asked}"
     elif state["status"] != "playing" or not state["legal"]:
         who = state["prompt"]["seat"] if state["prompt"] else None
         raise OutOfTurn(

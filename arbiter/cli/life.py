@@ -109,8 +109,8 @@ def answer(
     seal: bool = typer.Option(False, "--seal", help=SEAL_HELP),
     manifest: Path | None = typer.Option(None, "--manifest", help=MANIFEST_HELP),
 ) -> None:
-    """Accept or decline the open proposal your state file shows (`arbiter show` says
-    what it is)."""
+    """Accept or decline the open request your state file shows — a proposal to end the
+    game or a takeback (`arbiter show` says which)."""
     from arbiter.core.errors import UsageError
     from arbiter.core.life_files import make_answer
 
@@ -119,7 +119,7 @@ def answer(
     choice = "accept" if accept else "decline"
     _build(
         state_file, key, identity, output, seal, manifest,
-        lambda state: make_answer(state, key, choice), f"you {choice} the proposal",
+        lambda state: make_answer(state, key, choice), f"you {choice} the open request",
     )  # fmt: skip
 
 

@@ -70,21 +70,31 @@ def use_pictures(choice: bool | None) -> bool:
     return sys.stdout.isatty()
 
 
+def request_text(pending: dict[str, Any]) -> str:
+    """What an open request asks: ``alice proposes to end the game now, …``."""
+    if pending["kind"] == "takeback":
+        return (
+            f"takeback: {pending['seat']} asks to take back its decisions after entry "
+            f"#{pending['to']}"
+        )
+    what = "scored as it stands" if pending["result"] == "score" else "abandoned, no result"
+    return f"proposal: {pending['seat']} proposes to end the game now, {what}"
+
+
 def life_lines(state: dict[str, Any]) -> list[str]:
     """An open end proposal, seats that resigned, a game abandoned (docs/game-life.md)."""
     lines = []
     pending = state.get("pending")
     if pending is not None:
-        what = "scored as it stands" if pending["result"] == "score" else "abandoned, no result"
         accepted = f"; accepted by {', '.join(pending['accepted'])}" if pending["accepted"] else ""
         lines.append(
-            f"proposal: {pending['seat']} proposes to end the game now, {what} (entry "
-            f"#{pending['seq']}){accepted}; waiting for {', '.join(pending['waiting_for'])}"
+            f"{request_text(pending)} (entry #{pending['seq']}){accepted}; waiting for "
+            f"{', '.join(pending['waiting_for'])}"
         )
         if state.get("seat") in pending["waiting_for"]:
             lines.append(
                 "  answer it: `arbiter answer STATE --key KEY --accept|--decline -o FILE` "
-                "(your next move lets it lapse)"
+                "(a move lets it lapse)"
             )
     if state.get("resigned"):
         lines.append(f"resigned: {', '.join(state['resigned'])} (ranked last)")
@@ -93,9 +103,7 @@ def life_lines(state: dict[str, Any]) -> list[str]:
     return lines
 
 
-def render_state(
-    out: Output, state: dict[str, Any], engine: Any, pictures: bool = False
-) -> None:
+def render_state(out: Output, state: dict[str, Any], engine: Any, pictures: bool = False) -> None:
     """Print a header, the engine's picture or lines (or a generic tree), and the result."""
     from arbiter.cli.pictures import draw
 

@@ -73,20 +73,23 @@ def make_propose_end(state: dict[str, Any], key: Path, result: str) -> dict[str,
 
 
 def make_answer(state: dict[str, Any], key: Path, answer: str) -> dict[str, Any]:
-    """Accept or decline the open proposal the state file shows."""
+    """Accept or decline the open request the state file shows (an end proposal or a
+    takeback)."""
     seat = _open(state, "answer")
     if answer not in ("accept", "decline"):
         raise UsageError(f"the answer must be accept or decline, not {answer!r}")
     pending = state.get("pending")
     if pending is None:
         raise StaleHead(
-            "your state file shows no open proposal: nothing to answer (take your new state "
-            "file if one was just made)"
+            "your state file shows no open proposal or takeback request: nothing to answer "
+            "(take your new state file if one was just made)"
         )
     if seat == pending["seat"]:
-        raise OutOfTurn("you made this proposal: only the other seats answer it")
+        raise OutOfTurn("you made this request: only the other seats answer it")
     if seat in pending["accepted"]:
-        raise AlreadyJoined(f"{seat} has already accepted this proposal: nothing to do")
+        raise AlreadyJoined(f"{seat} has already accepted this request: nothing to do")
+    if seat not in pending["waiting_for"]:
+        raise OutOfTurn(f"this request does not concern {seat}: its answer is not needed")
     record = {
         "format": ANSWER_FORMAT,
         "game": state["game"],

@@ -24,7 +24,7 @@ HELP = (
     "decision; s sends the batch as it stands; q leaves without signing. Also: resign, "
     "propose (end now, scored as it stands), propose abandon (end with no result)."
 )
-ANSWER = "Answer {who}'s proposal to end the game? [a = accept, d = decline, l = later]: "
+ANSWER = "Answer {who}'s {what}? [a = accept, d = decline, l = later]: "
 CONFIRM = "Send {n}? [y = sign and send, n = keep picking]: "
 CONFIRM_HELP = (
     "type y to sign and send, n to keep picking, u to take back the last pick, q to leave"
@@ -232,11 +232,13 @@ class Terminal:
         """Ask for the answer to the open end proposal; ``False``: later (play on)."""
         pending = self.session.answer_due()
         assert pending is not None
-        what = "scored as it stands" if pending["result"] == "score" else "with no result"
+        from arbiter.cli.render import request_text
+
         self.out.line("")
-        self.out.line(f"{pending['seat']} proposes to end the game now, {what}.")
+        self.out.line(request_text(pending).split(": ", 1)[1] + ".")
+        what = "takeback request" if pending["kind"] == "takeback" else "proposal to end the game"
         while True:
-            typed = self._read(ANSWER.format(who=pending["seat"]))
+            typed = self._read(ANSWER.format(who=pending["seat"], what=what))
             if typed is None or typed.lower() in ("q", "quit"):
                 self._leave()
                 return None

@@ -17,7 +17,9 @@ from arbiter.core.signing import NAMESPACE_ANSWER, sign
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 def state(game: Game, seat: str | None = None) -> dict[str, Any]:
@@ -64,14 +66,20 @@ def end_of_deck(cli: Cli, tmp_path: Path, keys: Path, *extra: str) -> Game:
     entries 1–4 drew the deck's four cards, 5 (alice) and 6 (bob) ended without drawing."""
     game = new_game(cli, tmp_path, keys, "--no-join", "--option", "cards=8", *extra)
     for seat in ("alice", "bob", "alice", "bob"):
-        submit(game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "draw"}))
+        submit(
+            game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "draw"})
+        )
     for seat in ("alice", "bob"):
-        submit(game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "end"}))
+        submit(
+            game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "end"})
+        )
     assert state(game)["seq"] == 6
     return game
 
 
-def test_take_back_with_the_others_acceptance_and_verify(cli: Cli, tmp_path: Path, keys: Path) -> None:
+def test_take_back_with_the_others_acceptance_and_verify(
+    cli: Cli, tmp_path: Path, keys: Path
+) -> None:
     game = end_of_deck(cli, tmp_path, keys)
     before = {seat: hand(game, seat) for seat in ("alice", "bob")}
     submit(game, request(game, "alice", 4))  # entry 7: undoes alice's 5 and bob's 6
@@ -89,7 +97,9 @@ def test_take_back_with_the_others_acceptance_and_verify(cli: Cli, tmp_path: Pat
     assert [e["kind"] for e in chain[7:]] == ["takeback-request", "answer", "takeback"]
     assert "Takeback: the game resumes after entry #4" in log(game)
     # The redo is played along the kept branch, and the whole game verifies after reveal.
-    submit(game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[-1]}, {"kind": "end"}))
+    submit(
+        game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[-1]}, {"kind": "end"})
+    )
     ok(cli("verify", game.root))
     ok(cli("reveal", game.root, "--force"))
     report = ok(cli("verify", game.root, "--json")).json()
@@ -134,7 +144,9 @@ def test_decline_lapses_the_request(cli: Cli, tmp_path: Path, keys: Path) -> Non
     submit(game, request(game, "alice", 4))  # 9
     submit(game, answer(game, "bob"))  # 10, and the takeback, 11
     assert state(game)["seq"] == 11 and len(hand(game, "alice")) == len(alice) + 1
-    submit(game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "end"}))
+    submit(
+        game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "end"})
+    )
     submit(game, game.move("bob", {"kind": "play", "card": hand(game, "bob")[0]}, {"kind": "end"}))
     # A second takeback, within the kept branch after the first.
     submit(game, request(game, "bob", 12))  # 14, nobody else concerned: the takeback, 15
@@ -148,7 +160,9 @@ def test_a_move_lapses_the_request(cli: Cli, tmp_path: Path, keys: Path) -> None
     game = end_of_deck(cli, tmp_path, keys)
     submit(game, request(game, "alice", 4))
     late = answer(game, "bob")
-    submit(game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "end"}))
+    submit(
+        game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "end"})
+    )
     assert "alice's takeback request (entry #7) lapses: alice moved." in log(game)
     before = snapshot(game.root)
     error_line(cli("submit", game.root, late), 8)
@@ -167,7 +181,9 @@ def test_refused_in_a_game_without_takebacks(cli: Cli, tmp_path: Path, keys: Pat
 
 
 def test_refused_across_a_private_draw(cli: Cli, game: Game) -> None:
-    submit(game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "draw"}))
+    submit(
+        game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "draw"})
+    )
     path = request(game, "alice", 2)
     before = snapshot(game.root)
     err = error_line(cli("submit", game.root, path), 12)
@@ -176,13 +192,17 @@ def test_refused_across_a_private_draw(cli: Cli, game: Game) -> None:
 
 
 def test_refused_from_another_seats_decision(cli: Cli, game: Game) -> None:
-    submit(game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "draw"}))
+    submit(
+        game, game.move("alice", {"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "draw"})
+    )
     submit(game, game.move("bob", {"kind": "play", "card": hand(game, "bob")[0]}))
     err = error_line(cli("submit", game.root, request(game, "bob", 2)), 12)
     assert "the first decision after entry #2 is alice's (entry #3)" in err
 
 
-def test_forged_answer_refused_by_submit_and_by_verify(cli: Cli, tmp_path: Path, keys: Path) -> None:
+def test_forged_answer_refused_by_submit_and_by_verify(
+    cli: Cli, tmp_path: Path, keys: Path
+) -> None:
     game = end_of_deck(cli, tmp_path, keys)
     submit(game, request(game, "alice", 4))
     forged = answer(game, "bob", key="alice")
@@ -203,8 +223,13 @@ def test_forged_answer_refused_by_submit_and_by_verify(cli: Cli, tmp_path: Path,
     entries[8]["digest"] = digest(record)
     for entry in entries[8:]:
         rebuilt = chainlib.make_entry(
-            entry["seq"], entry["kind"], entry["seat"], entries[entry["seq"] - 1]["hash"],
-            entry["digest"], entry["summary"], entry.get("time"),
+            entry["seq"],
+            entry["kind"],
+            entry["seat"],
+            entries[entry["seq"] - 1]["hash"],
+            entry["digest"],
+            entry["summary"],
+            entry.get("time"),
         )
         entries[entry["seq"]] = rebuilt
     (game.root / "chain.jsonl").write_bytes(b"".join(chainlib.line(e) for e in entries))
@@ -224,9 +249,13 @@ def test_only_the_seats_concerned_answer(cli: Cli, tmp_path: Path, keys: Path) -
     (tmp_path / "files").mkdir()
     game = Game(root, keys, tmp_path / "files", cli)
     for seat in ("alice", "bob"):  # the deck's last two cards
-        submit(game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "draw"}))
+        submit(
+            game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "draw"})
+        )
     for seat in ("carol", "alice", "bob"):  # entries 3, 4, 5
-        submit(game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "end"}))
+        submit(
+            game, game.move(seat, {"kind": "play", "card": hand(game, seat)[0]}, {"kind": "end"})
+        )
     submit(game, request(game, "alice", 3))  # undoes alice's 4 and bob's 5: carol is not asked
     assert state(game, "carol")["pending"]["waiting_for"] == ["bob"]
     err = error_line(cli("submit", game.root, answer(game, "carol")), 11)
@@ -237,7 +266,9 @@ def test_only_the_seats_concerned_answer(cli: Cli, tmp_path: Path, keys: Path) -
 
 def test_new_refuses_unknown_takeback_terms(cli: Cli, tmp_path: Path, keys: Path) -> None:
     seats = [arg for s in ("alice", "bob") for arg in ("--seat", f"{s}={keys / s}.pub")]
-    err = error_line(cli("new", tmp_path / "g", "--game", "tally", *seats, "--takebacks", "maybe"), 2)
+    err = error_line(
+        cli("new", tmp_path / "g", "--game", "tally", *seats, "--takebacks", "maybe"), 2
+    )
     assert "--takebacks 'maybe': say none or consent" in err
     assert not (tmp_path / "g").exists()
 
@@ -278,9 +309,48 @@ def test_verify_refuses_a_takeback_nobody_accepted(cli: Cli, tmp_path: Path, key
     reveal = game.root / "reveal"
     reveal.mkdir()
     secret = (game.root / "referee" / "secret").read_text().strip()
-    record_file = {"format": "arbiter.reveal/1", "game": record["game"], "secret": secret,
-                   "head": entry["hash"], "forced": True}
+    record_file = {
+        "format": "arbiter.reveal/1",
+        "game": record["game"],
+        "secret": secret,
+        "head": entry["hash"],
+        "forced": True,
+    }
     (reveal / "reveal.json").write_bytes(pretty(record_file))
     (reveal / "signed.jsonl").write_bytes(signed.read_bytes())
     err = error_line(cli("verify", game.root), 16)
     assert "entry #8: a takeback record no accepted request calls for" in err
+
+
+def test_answering_a_takeback_with_the_commands(cli: Cli, tmp_path: Path, keys: Path) -> None:
+    """`arbiter status` and `arbiter show` say what the request asks; `arbiter answer`
+    signs the answer from bob's state file; `arbiter bot` for a bot seat accepts."""
+    game = end_of_deck(cli, tmp_path, keys)
+    submit(game, request(game, "alice", 4))
+    status = ok(cli("status", game.root)).out
+    assert "takeback: alice asks to take back its decisions after entry #4 (entry #7)" in status
+    assert "waiting for bob" in status
+    assert "answer it" in ok(cli("show", game.state("bob"), "--plain")).out
+    # alice asked: the command refuses her own answer before signing anything.
+    error_line(
+        cli(
+            "answer",
+            game.state("alice"),
+            "--key",
+            game.keys / "alice",
+            "--accept",
+            "-o",
+            game.out("own"),
+        ),
+        11,
+    )
+    bot_file = game.out("bot-answer")
+    said = ok(cli("bot", game.state("bob"), "--key", game.keys / "bob", "-o", bot_file)).out
+    assert "accept alice's takeback request" in said
+    path = game.out("answer-bob")
+    ok(cli("answer", game.state("bob"), "--key", game.keys / "bob", "--accept", "-o", path))
+    assert json.loads(path.read_text()) == json.loads(bot_file.read_text())
+    submit(game, path)
+    assert [
+        e["kind"] for e in map(json.loads, (game.root / "chain.jsonl").read_text().splitlines())
+    ][-1] == "takeback"
