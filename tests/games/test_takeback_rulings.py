@@ -1,4 +1,5 @@
-"""Which takebacks each engine allows (docs/game-life.md §4; M-R122, MC-R18, MOM-R20).
+"""Which takebacks each engine allows (docs/game-life.md §4; MC-R18, MOM-R20; Mottainai's
+M-R122 in tests/games/mottainai/test_mottainai_life_cases.py).
 
 Random games are played from setup; each decision's events are judged as a takeback
 would judge them (``arbiter.core.takeback.shown``, then the engine's
@@ -54,19 +55,6 @@ def _refused(found: Found) -> str | None:
 def _shown_to_all(found: Found) -> bool:
     undone, seats = found[3], found[4]
     return any(set(s) == set(seats) for s in undone.shown)
-
-
-def test_M_R122_1_a_night_draw_is_not_taken_back() -> None:
-    found = first_decision("mottainai", ["alice", "bob"], only_the_actor)
-    reason = _refused(found)
-    assert reason is not None and "only" in reason and "(night)" in reason
-
-
-def test_M_R122_2_a_card_turned_up_for_all_needs_everyone() -> None:
-    found = first_decision(
-        "mottainai", ["alice", "bob"], lambda s, e, seen: for_all(s, e, seen) and e.kind != "night"
-    )
-    assert _refused(found) is None and _shown_to_all(found)
 
 
 def test_MC_R18_1_every_reveal_is_public_so_none_is_refused() -> None:
