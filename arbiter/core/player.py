@@ -86,15 +86,21 @@ def parse_state(data: bytes, what: str, where: str | None = None) -> dict[str, A
     return dict(state)
 
 
-def check_key(key: Path, expected: str, seat: str) -> None:
+def check_key(key: Path, expected: str, seat: str, handed: bool = False) -> None:
     """Fail early, before signing, when the key is not the seat's (its ``.pub``, when one
-    lies beside it, must be ``expected``: the key the manifest registers for ``seat``)."""
+    lies beside it, must be ``expected``: the key the manifest registers for ``seat``, or
+    the one it holds since a handover or an appointment when ``handed``)."""
     from arbiter.core.signing import read_public_key
 
     pub = key if key.suffix == ".pub" else key.with_name(key.name + ".pub")
     if pub.is_file():
         mine = read_public_key(str(pub)).split()[:2]
         if mine != expected.split()[:2]:
+            if handed:
+                raise UsageError(
+                    f"{pub} is not the key seat {seat} holds now (the seat was handed over "
+                    "to another key, your state file's `keys`): use that key"
+                )
             raise UsageError(
                 f"{pub} is not the key registered for seat {seat}: use that seat's key"
             )
@@ -218,10 +224,12 @@ def check_key_for_state(state_path: Path, state: dict[str, Any], key: Path) -> N
     except ArbiterError:
         return
     keys = {s.get("seat"): s.get("key") for s in manifest.get("seats", []) if isinstance(s, dict)}
-    keys.update(state.get("keys") or {})  # a handover or appointment: the key held now
+    now = state.get("keys") or {}  # after a handover or appointment: the keys held now
+    handed = keys.get(state["seat"]) != now.get(state["seat"], keys.get(state["seat"]))
+    keys.update(now)
     expected = keys.get(state["seat"])
     if manifest.get("game") == state["game"] and isinstance(expected, str):
-        check_key(key, expected, state["seat"])
+        check_key(key, expected, state["seat"], handed)
 
 
 def own_state(state: dict[str, Any]) -> str:

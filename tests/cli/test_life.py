@@ -219,7 +219,7 @@ def test_a_handover_moves_the_seat_to_the_new_key(momiji2: Table) -> None:
     # already says so; a copy sent by mail gets the referee's refusal.
     path = t.out("old-key")
     err = error_line(t.cli("bot", t.state("bob"), "--key", t.keys / "bob", "-o", path), 2)
-    assert "is not the key registered for seat bob" in err
+    assert "is not the key seat bob holds now (the seat was handed over" in err
     mailed = t.files / "bob-state.json"
     mailed.write_bytes(t.state("bob").read_bytes())
     ok(t.cli("bot", mailed, "--key", t.keys / "bob", "-o", path, "-l", "random", "--seed", 1))
