@@ -53,7 +53,8 @@ def line(entry: dict[str, Any]) -> bytes:
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 # Every kind of entry (docs/chain.md); the life of a long game added the last five.
 KINDS = frozenset(
-    ("genesis", "join", "move", "timeout", "resign", "propose-end", "answer", "handover", "appoint")
+    ("genesis", "join", "move", "timeout", "resign", "propose-end", "answer", "handover", "appoint",
+     "orders", "order-step")
 )
 _SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _KEYS = ("digest", "format", "hash", "kind", "prev", "seat", "seq", "summary")

@@ -31,3 +31,8 @@ PROPOSE_END_FORMAT = "arbiter.propose-end/1"
 ANSWER_FORMAT = "arbiter.answer/1"
 HANDOVER_FORMAT = "arbiter.handover/1"
 APPOINT_FORMAT = "arbiter.appoint/1"
+
+# Standing orders (issue 27 item 7, docs/standing-orders.md): the seat's private file and
+# the referee's record of each step it applied.
+ORDERS_FORMAT = "arbiter.orders/1"
+ORDER_STEP_FORMAT = "arbiter.order-step/1"

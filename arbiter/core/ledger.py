@@ -26,6 +26,7 @@ FILE_KINDS = {
     "arbiter.propose-end/1": ("propose-end", "propose-end"),
     "arbiter.answer/1": ("answer", "answer"),
     "arbiter.handover/1": ("handover", "handover"),
+    "arbiter.orders/1": ("orders", "orders"),
 }
 MANIFEST_SCHEMAS = {MANIFEST_FORMAT: "manifest", MANIFEST_FORMAT_1: "manifest-v1"}
 

@@ -62,6 +62,7 @@ def namespace(kind: str) -> str:
         "answer": signing.NAMESPACE_ANSWER,
         "handover": signing.NAMESPACE_HANDOVER,
         "appoint": signing.NAMESPACE_APPOINT,
+        "orders": signing.NAMESPACE_ORDERS,
     }[kind]
 
 

@@ -21,6 +21,8 @@ from arbiter.core.formats import (
     JOIN_FORMAT,
     JOIN_FORMAT_1,
     MOVE_FORMAT,
+    ORDER_STEP_FORMAT,
+    ORDERS_FORMAT,
     TIMEOUT_FORMAT,
 )
 from arbiter.core.gamedir import GameDir, fsync_dir
@@ -56,7 +58,7 @@ def apply_record(
 
     The files of a game's life (resign, proposals, answers, handovers, appointments) were
     judged when they were accepted (``arbiter.core.life``); replayed here, they apply."""
-    from arbiter.core import life
+    from arbiter.core import life, orders
 
     fmt = record["format"]
     if fmt in JOIN_FORMATS:
@@ -67,6 +69,10 @@ def apply_record(
         return table.move(seq, record["seat"], list(record["actions"]))
     if fmt == APPOINT_FORMAT:
         return life.apply_appointment(table, seq, record)
+    if fmt == ORDER_STEP_FORMAT:
+        return orders.replay_step(table, seq, record)
+    if fmt == ORDERS_FORMAT:
+        return orders.apply_orders(table, seq, record, file_digest)
     kind = FILE_KINDS[fmt][0]
     return life.apply_seat_file(table, seq, kind, record, file_digest)
 

@@ -367,7 +367,7 @@ def submit_deferred(
 def _submit(
     root: Path, data: bytes, what: str, now: str | None, sync: Callable[[], None] | None
 ) -> Accepted:
-    from arbiter.core import life
+    from arbiter.core import life, orders
     from arbiter.core.signing import verify
 
     gd = GameDir(root)
@@ -412,15 +412,26 @@ def _submit(
             if obj["after"] != prev:
                 raise StaleHead(_stale_message(rebuilt.chain, obj["after"], seat, what))
             produced = table.move(seq, seat, list(obj["actions"]))
+        elif kind == "orders":
+            orders.check_orders(table, obj, prev, rebuilt.seq)
+            produced = orders.apply_orders(table, seq, obj, file_digest)
         else:
             heads = {entry["hash"] for entry in rebuilt.chain}
             life.check_seat_file(table, kind, obj, prev, rebuilt.seq, heads.__contains__)
             produced = life.apply_seat_file(table, seq, kind, obj, file_digest)
         stamp = _stamp(manifest, rebuilt, now)
         entry = chainlib.make_entry(seq, kind, seat, prev, file_digest, produced.public, stamp)
+        # Standing orders whose condition this entry met apply now, as the referee's entries.
+        fired = _fire_orders(gd, manifest, table, seq, entry["hash"], stamp)
+        last = fired[-1].entry if fired else entry
         chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
+        chain_bytes += b"".join(chainlib.line(step.entry) for step in fired)
         signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n"
-        files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
+        signed_bytes += b"".join(canonical(step.record) + b"\n" for step in fired)
+        steps = [step.lines for step in fired]
+        files = outputs(
+            gd, manifest, table, [*rebuilt.lines, produced, *steps], last["seq"], last["hash"], None
+        )
         receipt = receipts.prepare(gd, manifest, entry)
         # Commit order: the signed file, then the chain (the commit point), then what is
         # derived from it (views, logs, the receipt), which ``heal`` redoes after a crash.
@@ -428,7 +439,7 @@ def _submit(
         if sync is not None:
             sync()
         gd.write(gd.chain, chain_bytes)
-        write_outputs(gd, manifest, files | receipt, seq, entry["hash"], table.life.keys)
+        write_outputs(gd, manifest, files | receipt, last["seq"], last["hash"], table.life.keys)
         return Accepted(
             seq,
             kind,
@@ -439,6 +450,21 @@ def _submit(
             table.waiting_for(),
             gd.receipt(seq) if "referee" in manifest else None,
         )
+
+
+def _fire_orders(
+    gd: GameDir, manifest: dict[str, Any], table: Table, seq: int, head: str, stamp: str | None
+) -> list[Any]:
+    """Apply the standing orders' steps due after entry ``seq`` (arbiter.core.orders)."""
+    if not table.orders:
+        return []
+    from arbiter.core import orders
+    from arbiter.core.signing import NAMESPACE_ORDER_STEP, sign
+
+    key = receipts.signing_key(gd)
+    return orders.fire(
+        table, manifest, seq, head, stamp, lambda record: sign(record, key, NAMESPACE_ORDER_STEP)
+    )
 
 
 def _stamp(manifest: dict[str, Any], rebuilt: Rebuilt, now: str | None) -> str | None:
@@ -634,12 +660,19 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
         entry = chainlib.make_entry(
             seq, "timeout", seat, prev, digest(record), produced.public, now
         )
+        fired = _fire_orders(gd, manifest, table, seq, entry["hash"], now)
+        last = fired[-1].entry if fired else entry
         chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
+        chain_bytes += b"".join(chainlib.line(step.entry) for step in fired)
         signed_bytes = _accepted_lines(gd, seq) + canonical(record) + b"\n"
-        files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
+        signed_bytes += b"".join(canonical(step.record) + b"\n" for step in fired)
+        steps = [step.lines for step in fired]
+        files = outputs(
+            gd, manifest, table, [*rebuilt.lines, produced, *steps], last["seq"], last["hash"], None
+        )
         gd.write(gd.referee_signed, signed_bytes)
         gd.write(gd.chain, chain_bytes)  # the commit point, as in submit
-        write_outputs(gd, manifest, files, seq, entry["hash"], table.life.keys)
+        write_outputs(gd, manifest, files, last["seq"], last["hash"], table.life.keys)
         waiting.timed_out = Accepted(
             seq,
             "timeout",

@@ -22,7 +22,13 @@ from arbiter.core.canonical import parse_strict, pretty, sha256_hex
 from arbiter.core.chain import check_line, entry_line, iter_chain, line_digest, time_of
 from arbiter.core.deadlines import Terms, terms_of
 from arbiter.core.errors import ArbiterError, NotReady, VerificationFailed
-from arbiter.core.formats import APPOINT_FORMAT, JOIN_FOR_MANIFEST, JOIN_FORMAT, TIMEOUT_FORMAT
+from arbiter.core.formats import (
+    APPOINT_FORMAT,
+    JOIN_FOR_MANIFEST,
+    JOIN_FORMAT,
+    ORDER_STEP_FORMAT,
+    TIMEOUT_FORMAT,
+)
 from arbiter.core.gamedir import GameDir
 from arbiter.core.ledger import Records, classify, load_manifest, seat_keys
 from arbiter.core.publish import apply_record, apply_timeout
@@ -276,6 +282,13 @@ def _replay_entry(
         raise _fail(f"signed file of chain entry {seq} does not match its chain digest")
     try:
         signed = records.parse(seq, data)
+        if signed.get("format") == ORDER_STEP_FORMAT:
+            produced = _replay_order_step(table, seq, signed, head, manifest, signatures)
+            report.signatures += signatures
+            report.decisions += len(signed["actions"])
+            return produced, "order-step", signed["seat"], file_digest
+        if table.orders:
+            _no_step_due(table, seq)
         if signed.get("format") == TIMEOUT_FORMAT:
             produced = _replay_timeout(table, seq, signed, head, manifest, clock, signatures)
             if signatures:
@@ -301,6 +314,11 @@ def _replay_entry(
                     f"held at that entry ({exc.message})"
                 ) from None
             report.signatures += 1
+        if kind == "orders":
+            from arbiter.core import orders
+
+            orders.check_orders(table, signed, head, seq - 1)
+            return orders.apply_orders(table, seq, signed, file_digest), kind, signed["seat"], file_digest
         if kind in life.SEAT_KINDS:
             life.check_seat_file(table, kind, signed, head, seq - 1, known.__contains__)
             return life.apply_seat_file(table, seq, kind, signed, file_digest), kind, signed["seat"], file_digest
@@ -417,6 +435,47 @@ def _replay_appointment(
             ) from None
     life.check_appointment(table, record, head)
     return life.apply_appointment(table, seq, record)
+
+
+def _replay_order_step(
+    table: Table,
+    seq: int,
+    record: dict[str, Any],
+    head: str,
+    manifest: dict[str, Any],
+    signatures: bool,
+) -> EntryLines:
+    """Check the referee's record of a standing order's step (its signature, that the
+    step is the next of the file the chain holds and that its condition held) and apply it."""
+    from arbiter.core import orders
+    from arbiter.core.signing import NAMESPACE_ORDER_STEP
+    from arbiter.core.signing import verify as verify_signature
+
+    validate("order-step", record, f"order step of entry #{seq}")
+    if record["game"] != manifest["game"] or record["after"] != head:
+        raise _fail(f"entry #{seq}: the order step record does not match its chain entry")
+    if signatures:
+        try:
+            verify_signature(record, manifest["referee"], NAMESPACE_ORDER_STEP)
+        except ArbiterError as exc:
+            raise _fail(
+                f"entry #{seq}: the order step is not signed by the referee key of game.json "
+                f"({exc.message})"
+            ) from None
+    return orders.replay_step(table, seq, record)
+
+
+def _no_step_due(table: Table, seq: int) -> None:
+    """A standing order's step that was due must be the next entry: the referee applies it
+    in the same operation as the entry that met its condition."""
+    from arbiter.core import orders
+
+    found = orders.due(table, seq)
+    if found is not None:
+        raise _fail(
+            f"entry #{seq}: step {found[1].index + 1} of {found[0]}'s standing orders was due "
+            "here, but the referee did not apply it"
+        )
 
 
 def _explain_chain_line(

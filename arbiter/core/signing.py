@@ -48,6 +48,8 @@ NAMESPACE_PROPOSE_END = "arbiter-propose"
 NAMESPACE_ANSWER = "arbiter-answer"
 NAMESPACE_HANDOVER = "arbiter-handover"
 NAMESPACE_APPOINT = "arbiter-appoint"
+NAMESPACE_ORDERS = "arbiter-orders"
+NAMESPACE_ORDER_STEP = "arbiter-order-step"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign

@@ -47,6 +47,9 @@ def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str,
         state["pending"] = life.pending.to_json()
     if life.resigned:
         state["resigned"] = list(life.resigned)
+    standing = table.orders.get(seat) if seat is not None else None
+    if standing is not None:  # the seat's own standing orders: in its own file only
+        state["orders"] = standing.to_json()
     return state
 
 
