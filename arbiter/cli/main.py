@@ -17,6 +17,7 @@ from arbiter.cli import (
     inspect,
     keys,
     mail,
+    orders,
     play,
     player,
     referee,
@@ -152,7 +153,7 @@ def main(
     """Referee board games (the command groups are registered below)."""
 
 
-for group in (keys, referee, player, play, bot, inspect, replay, demo, mail, git, tournament):
+for group in (keys, referee, player, orders, play, bot, inspect, replay, demo, mail, git, tournament):
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html
 

@@ -153,6 +153,7 @@ def observe(table: Table, seat: str, actions: list[dict[str, Any]], lines: Entry
 
 def _drop(table: Table, owner: str, lines: EntryLines, why: str) -> None:
     standing = table.orders.pop(owner)
+    table.dropped_orders[owner] = standing  # verify names a step applied after it
     _tell(
         lines,
         owner,
@@ -273,6 +274,13 @@ def replay_step(table: Table, seq: int, step: dict[str, Any]) -> EntryLines:
     """Judge and apply a recorded order step (the referee's rebuild and ``arbiter verify``)."""
     seat = step["seat"]
     standing = table.orders.get(seat)
+    dropped = table.dropped_orders.get(seat)
+    if standing is None and dropped is not None and dropped.digest == step["orders"]:
+        raise Tampered(
+            f"entry #{seq}: order step {step['step'] + 1} of {seat} was applied against its "
+            f"condition: the orders stopped at step {dropped.index + 1}, whose `when` the "
+            "others' decisions did not follow"
+        )
     if standing is None or standing.digest != step["orders"]:
         raise Tampered(
             f"entry #{seq}: an order step of {seat} that follows no standing orders of "
@@ -293,3 +301,56 @@ def replay_step(table: Table, seq: int, step: dict[str, Any]) -> EntryLines:
             "or the game did not wait for it)"
         )
     return apply_step(table, seq, seat, standing)
+
+
+# -- the player's side -------------------------------------------------------------------
+
+
+def parse_step(text: str, index: int) -> dict[str, Any]:
+    """Read ``--step 'WHEN=>THEN'``: two JSON arrays of decisions (WHEN may be ``[]``)."""
+    from arbiter.core.canonical import parse_strict
+
+    if "=>" not in text:
+        raise UsageError(
+            f"--step {index}: write WHEN=>THEN, two JSON arrays of decisions, e.g. "
+            '\'[{"kind": "task", "card": "kite"}]=>[{"kind": "prayer"}]\''
+        )
+    when_text, then_text = text.split("=>", 1)
+    sides = []
+    for name, part in (("WHEN", when_text), ("THEN", then_text)):
+        try:
+            value = parse_strict(part.strip().encode(), f"--step {index} {name}")
+        except ArbiterError as exc:
+            raise UsageError(f"--step {index}: {name} is not JSON ({exc.message})") from None
+        if not isinstance(value, list) or not all(
+            isinstance(a, dict) and isinstance(a.get("kind"), str) for a in value
+        ):
+            raise UsageError(
+                f'--step {index}: {name} must be a JSON array of decisions, each {{"kind": ...}}'
+            )
+        sides.append(value)
+    if not sides[1]:
+        raise UsageError(f"--step {index}: THEN must hold at least one of your decisions")
+    return {"when": sides[0], "then": sides[1]}
+
+
+def make_orders(state: dict[str, Any], key: Any, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return an orders file signed against the head recorded in the seat's ``state``."""
+    from arbiter.core.formats import ORDERS_FORMAT
+    from arbiter.core.player import own_state
+    from arbiter.core.schemas import validate
+    from arbiter.core.signing import NAMESPACE_ORDERS, sign
+
+    seat = own_state(state)
+    if state["status"] != "playing":
+        raise GameOver(f"the game is {state['status']}: standing orders need a game being played")
+    record: dict[str, Any] = {
+        "format": ORDERS_FORMAT,
+        "game": state["game"],
+        "seat": seat,
+        "after": state["head"],
+        "steps": steps,
+    }
+    record["signature"] = sign(record, key, NAMESPACE_ORDERS)
+    validate("orders", record, "the orders file")
+    return record

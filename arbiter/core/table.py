@@ -98,6 +98,7 @@ class Table:
         # Standing orders being followed, per seat, and the seat whose order step is being
         # applied (arbiter.core.orders).
         self.orders: dict[str, Standing] = {}
+        self.dropped_orders: dict[str, Standing] = {}
         self.stepping: str | None = None
         self._valid_shapes = _VALID_SHAPES.setdefault(
             (engine.info.name, engine.info.version), set()
