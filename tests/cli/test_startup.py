@@ -113,7 +113,9 @@ def test_help_lists_every_command_in_registration_order(cli: Cli) -> None:
 
     every = typer.Typer()
     every.callback()(lambda: None)
-    for group in (main.keys, main.referee, main.player, main.play, main.bot, main.inspect):
+    for group in (main.keys, main.referee, main.player, main.orders, main.play, main.bot):
+        group.register(every)
+    for group in (main.inspect,):
         group.register(every)
     for group in (main.replay, main.demo, main.mail, main.git, main.tournament, main.replay_page):
         group.register(every)
