@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -114,7 +115,7 @@ def play(
                 files += 1
     chain = [json.loads(line) for line in (game / "chain.jsonl").read_text().splitlines()]
     deciding = [e["seat"] for e in chain if e["kind"] in ("move", "order-step", "timeout")]
-    played.turns = 1 + sum(a != b for a, b in zip(deciding, deciding[1:])) if deciding else 0
+    played.turns = 1 + sum(a != b for a, b in pairwise(deciding)) if deciding else 0
     played.steps_fired = sum(e["kind"] == "order-step" for e in chain)
     played.entries = len(chain)
     played.status = load_state(game / "public" / "state.json")["status"]
