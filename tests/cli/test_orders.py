@@ -201,3 +201,33 @@ def _rewrite_orders(game: Game, change: Any) -> None:
     (root / "reveal/signed.jsonl").write_bytes(data)
     for path in [root / "reveal/reveal.json", *root.glob("*/state.json"), *root.glob("players/*/state.json")]:
         path.write_text(path.read_text().replace(old_head, head))
+
+
+def test_sealed_orders_fire_and_show_only_in_the_seat_s_sealed_state(tmp_path: Path) -> None:
+    from clikit import arbiter
+    from helpers.sealed import sealed_started
+
+    table = sealed_started(tmp_path, 2)
+    first, second = table.turn(), next(s for s in table.seats if s != table.turn())
+    card = min(table.state(first)["view"]["hand"])
+    own = min(table.state(second)["view"]["hand"])
+    step = _step(
+        [{"kind": "play", "card": card}, {"kind": "draw"}],
+        [{"kind": "play", "card": own}, {"kind": "draw"}],
+    )
+    out = tmp_path / "orders.json"
+    made = arbiter("orders", table.gd.sealed_state(second), "--key", table.keys[second],
+                   "--step", step, "-o", out, "--seal")
+    assert made.returncode == 0, made.stderr
+    assert not out.exists()
+    done = arbiter("submit", table.root, tmp_path / "orders.json.age")
+    assert done.returncode == 0, done.stderr
+    assert table.state(second)["orders"]["next"] == 0 and "orders" not in table.state(first)
+    move = tmp_path / "move.json"
+    made = arbiter("move", table.gd.sealed_state(first), "--key", table.keys[first],
+                   "-a", json.dumps({"kind": "play", "card": card}), "-a", '{"kind": "draw"}',
+                   "-o", move)
+    assert made.returncode == 0, made.stderr
+    assert arbiter("submit", table.root, move).returncode == 0
+    assert table.state()["prompt"]["seat"] == first  # the second seat's turn was its order
+    assert own in table.state()["view"]["tallies"][second]
