@@ -132,7 +132,7 @@ def test_the_namespace_table_names_every_namespace_arbiter_signs_in() -> None:
     from arbiter.core import signing
 
     section = DOC.read_text().split("## Namespaces", 1)[1].split("\n## ", 1)[0]
-    listed = set(re.findall(r"\| `(arbiter-[a-z]+)` \|", section))
+    listed = set(re.findall(r"\| `(arbiter-[a-z-]+)` \|", section))
     used = {v for k, v in vars(signing).items() if k.startswith("NAMESPACE_")}
     assert listed == used
 
