@@ -578,6 +578,8 @@ def _replay(
                 report.entries += 1
         if seq < 0:
             raise _fail("chain.jsonl is empty: the genesis entry is missing")
+        if table.orders:  # a step due after the last entry was owed in its operation
+            _no_step_due(table, seq + 1)
         if records.handle is not None and records.handle.read(1):
             raise _fail(f"reveal/signed.jsonl has lines after entry #{seq}, the last chain entry")
     except ArbiterError as exc:

@@ -231,3 +231,19 @@ def test_sealed_orders_fire_and_show_only_in_the_seat_s_sealed_state(tmp_path: P
     assert arbiter("submit", table.root, move).returncode == 0
     assert table.state()["prompt"]["seat"] == first  # the second seat's turn was its order
     assert own in table.state()["view"]["tallies"][second]
+
+
+def test_a_due_step_left_out_is_caught(cli: Cli, game: Game) -> None:
+    card = min(_hand(game, "alice"))
+    step, _ = _bob_answers(game, card)
+    ok(cli("submit", game.root, _orders(game, "bob", step)))
+    ok(cli("submit", game.root, game.move("alice", {"kind": "play", "card": card}, {"kind": "draw"})))
+    # The referee drops the step it owed and republishes the folder at alice's move.
+    for name in ("chain.jsonl", "referee/signed.jsonl"):
+        path = game.root / name
+        path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:-1]))
+    ok(cli("repair", game.root))
+    assert _state(game)["prompt"]["seat"] == "bob"
+    ok(cli("reveal", game.root, "--force"))
+    result = cli("verify", game.root)
+    assert "was due here, but the referee did not apply it" in error_line(result, 16)
