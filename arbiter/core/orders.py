@@ -124,16 +124,20 @@ def apply_orders(table: Table, seq: int, record: dict[str, Any], file_digest: st
         if earlier is not None:
             said += f" (they replace those of entry #{earlier.seq})"
         own.append(said + ".")
+    if steps:
+        settle(table, seq + 1, lines)  # a first step due at once, but not legal here
     return lines
 
 
 # -- following them ----------------------------------------------------------------------
 
 
-def observe(table: Table, seat: str, actions: list[dict[str, Any]], lines: EntryLines) -> None:
-    """Record decisions ``seat`` just took (a move, a timeout or an order step) in every
-    standing order: another seat's continue a ``when`` or drop the orders; the seat's own
-    advance its order (a step) or end them (it decided itself)."""
+def observe(
+    table: Table, seq: int, seat: str, actions: list[dict[str, Any]], lines: EntryLines
+) -> None:
+    """Record decisions ``seat`` just took in entry ``seq`` (a move, a timeout or an order
+    step) in every standing order: another seat's continue a ``when`` or drop the orders;
+    the seat's own advance its order (a step) or end them (it decided itself)."""
     for owner, standing in list(table.orders.items()):
         if owner == seat:
             if table.stepping == seat:
@@ -149,6 +153,18 @@ def observe(table: Table, seat: str, actions: list[dict[str, Any]], lines: Entry
         when = _when(table, standing)
         if standing.since != when[: len(standing.since)]:
             _drop(table, owner, lines, f"{seat}'s decisions are not those of step {standing.index + 1}")
+    settle(table, seq + 1, lines)
+
+
+def settle(table: Table, seq: int, lines: EntryLines) -> None:
+    """Drop the orders of the seat the game now waits for if its step's condition is met
+    but its batch is not legal here (entry ``seq`` would be the step)."""
+    prompt = table.prompt()
+    standing = table.orders.get(prompt.seat) if prompt is not None else None
+    if standing is None or standing.since != _when(table, standing):
+        return
+    if not _legal(table, seq, prompt.seat, standing.steps[standing.index]["then"]):
+        _drop(table, prompt.seat, lines, f"the decisions of step {standing.index + 1} are not legal here")
 
 
 def _drop(table: Table, owner: str, lines: EntryLines, why: str) -> None:

@@ -258,7 +258,7 @@ class Table:
             lines.extend(self._narrate(events))
             play_for_left(self, seq, rng, lines)
         if self.orders:
-            observe(self, seat, actions, lines)
+            observe(self, seq, seat, actions, lines)
         return lines
 
     def timeout(
@@ -326,7 +326,7 @@ class Table:
         lines.extend(self._narrate(events))
         play_for_left(self, seq, rng, lines)
         if self.orders:
-            observe(self, seat, actions, lines)
+            observe(self, seq, seat, actions, lines)
         return lines, actions
 
     @staticmethod

@@ -247,3 +247,19 @@ def test_a_due_step_left_out_is_caught(cli: Cli, game: Game) -> None:
     ok(cli("reveal", game.root, "--force"))
     result = cli("verify", game.root)
     assert "was due here, but the referee did not apply it" in error_line(result, 16)
+
+
+def test_a_step_not_legal_when_its_condition_is_met_drops_the_rest(cli: Cli, game: Game) -> None:
+    card = min(_hand(game, "alice"))
+    not_bobs = next(c for c in range(1, 61) if c not in _hand(game, "bob") and c != card)
+    step = _step(
+        [{"kind": "play", "card": card}, {"kind": "draw"}],
+        [{"kind": "play", "card": not_bobs}, {"kind": "draw"}],
+    )
+    ok(cli("submit", game.root, _orders(game, "bob", step)))
+    ok(cli("submit", game.root, game.move("alice", {"kind": "play", "card": card}, {"kind": "draw"})))
+    assert _kinds(game)[-1] == "move" and _state(game)["prompt"]["seat"] == "bob"
+    assert "orders" not in _state(game, "bob")
+    assert "are not legal here; the rest are dropped" in (game.root / "players/bob/log.md").read_text()
+    ok(cli("reveal", game.root, "--force"))
+    ok(cli("verify", game.root))
