@@ -20,6 +20,7 @@ from arbiter.cli import (
     life,
     mail,
     notify,
+    orders,
     play,
     player,
     referee,
@@ -157,7 +158,7 @@ def main(
 
 
 for group in (
-    keys, referee, player, life, play, bot, inspect, replay, demo, mail, git, tournament
+    keys, referee, player, life, orders, play, bot, inspect, replay, demo, mail, git, tournament
 ):
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html

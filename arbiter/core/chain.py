@@ -55,7 +55,9 @@ _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 # five, and clocks and takebacks the four after them.
 KINDS = frozenset(
     ("genesis", "join", "move", "timeout", "resign", "propose-end", "answer", "handover", "appoint")
-) | {"leave", "leave-auto", "takeback-request", "takeback"}  # clocks; takebacks
+) | {
+    "leave", "leave-auto", "takeback-request", "takeback", "orders", "order-step"
+}  # clocks; takebacks; standing orders
 _SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _KEYS = ("digest", "format", "hash", "kind", "prev", "seat", "seq", "summary")
 # Games with deadlines stamp every entry with the referee's clock; "time" sorts last, so

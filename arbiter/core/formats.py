@@ -38,3 +38,8 @@ LEAVE_AUTO_FORMAT = "arbiter.leave-auto/1"
 # took effect (its own namespace, like a timeout's).
 TAKEBACK_FORMAT = "arbiter.takeback/1"
 TAKEBACK_RECORD_FORMAT = "arbiter.takeback-record/1"
+
+# Standing orders (issue 27 item 7, docs/standing-orders.md): the seat's private file and
+# the referee's record of each step it applied.
+ORDERS_FORMAT = "arbiter.orders/1"
+ORDER_STEP_FORMAT = "arbiter.order-step/1"

@@ -71,6 +71,7 @@ def namespace(kind: str) -> str:
         "leave": signing.NAMESPACE_LEAVE,
         "leave-auto": signing.NAMESPACE_LEAVE_AUTO,
         "takeback-request": signing.NAMESPACE_TAKEBACK,
+        "orders": signing.NAMESPACE_ORDERS,
     }[kind]
 
 

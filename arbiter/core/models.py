@@ -447,6 +447,67 @@ class MoveFile(Strict):
     """SSHSIG over the canonical bytes of this object without `signature`."""
 
 
+class OrderStep(Strict):
+    """One step of a standing order: when the other seats' public decisions since the
+    previous step (or since `after`) are exactly `when`, the referee applies `then`."""
+
+    when: list[Decision] = Field(max_length=256)
+    """The other seats' public decisions, in order (a hidden card left out, as the
+    engine's `public_decision` shows it)."""
+    then: list[Decision] = Field(min_length=1, max_length=64)
+    """This seat's batch, applied all or none like a move file's `actions`."""
+
+
+class OrdersFile(Strict):
+    """A seat's standing orders (namespace arbiter-orders), ICCF style: a linear list of
+    conditional steps, kept private by the referee until the reveal. A later file replaces
+    it; one with no steps cancels it."""
+
+    format: Literal["arbiter.orders/1"]
+    game: GameId
+    seat: SeatId
+    after: Digest
+    """The chain head it was built against: the first step's `when` counts from there."""
+    steps: list[OrderStep] = Field(max_length=64)
+    signature: Armored
+    """SSHSIG by the seat's key over this object without `signature`."""
+
+
+class OrderStepFile(Strict):
+    """The referee's signed record of a standing order's step it applied (namespace
+    arbiter-order-step)."""
+
+    format: Literal["arbiter.order-step/1"]
+    game: GameId
+    seat: SeatId
+    """The seat whose standing order it is."""
+    after: Digest
+    """The chain head the step was applied at."""
+    orders: Digest
+    """The digest of the orders file (its chain entry's `digest`)."""
+    step: int = Field(ge=0)
+    """The step's index in the file's `steps`."""
+    actions: list[Decision] = Field(min_length=1, max_length=64)
+    """The step's `then`, applied for the seat."""
+    signature: Armored
+    """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
+
+
+class StandingModel(Strict):
+    """The seat's own standing orders still pending (its own state file only)."""
+
+    orders: Digest
+    """The digest of the orders file."""
+    seq: int = Field(ge=1)
+    """The chain entry that accepted it."""
+    next: int = Field(ge=0)
+    """The index of the next step to apply."""
+    steps: list[OrderStep]
+    """The steps not applied yet, the next first."""
+    since: list[dict[str, Any]]
+    """The other seats' public decisions since the previous step (or the file's head)."""
+
+
 class ChainEntry(Strict):
     """One line of `chain.jsonl`: an accepted file, linked to the previous line."""
 
@@ -467,6 +528,8 @@ class ChainEntry(Strict):
         "leave-auto",
         "takeback-request",
         "takeback",
+        "orders",
+        "order-step",
     ]
     seat: SeatId | None
     prev: Digest | None
@@ -575,6 +638,9 @@ class StateFile(Strict):
     seat's files are signed by it and sealed to it); absent while game.json's hold."""
     clock: ClockState | None = None
     """The clocks (a bank, leave or weekend pauses, docs/clocks.md); absent without them."""
+    orders: StandingModel | None = None
+    """This seat's own standing orders still pending (docs/standing-orders.md); absent
+    when it has none, and never in another seat's or the public state file."""
 
 
 class RevealFile(Strict):
@@ -659,6 +725,8 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "leave-auto": LeaveAutoFile,
     "takeback": TakebackFile,
     "takeback-record": TakebackRecord,
+    "orders": OrdersFile,
+    "order-step": OrderStepFile,
     "chain-entry": ChainEntry,
     "state": StateFile,
     "reveal": RevealFile,

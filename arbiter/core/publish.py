@@ -22,6 +22,8 @@ from arbiter.core.formats import (
     JOIN_FORMAT_1,
     LEAVE_AUTO_FORMAT,
     MOVE_FORMAT,
+    ORDER_STEP_FORMAT,
+    ORDERS_FORMAT,
     TAKEBACK_RECORD_FORMAT,
     TIMEOUT_FORMAT,
 )
@@ -58,7 +60,7 @@ def apply_record(
 
     The files of a game's life (resign, proposals, answers, handovers, appointments) were
     judged when they were accepted (``arbiter.core.life``); replayed here, they apply."""
-    from arbiter.core import life
+    from arbiter.core import life, orders
 
     fmt = record["format"]
     if fmt in JOIN_FORMATS:
@@ -75,6 +77,10 @@ def apply_record(
         return leave.apply_auto(table, record)
     if fmt == TAKEBACK_RECORD_FORMAT:
         return takeback.apply_record(table, seq, record)
+    if fmt == ORDER_STEP_FORMAT:
+        return orders.replay_step(table, seq, record)
+    if fmt == ORDERS_FORMAT:
+        return orders.apply_orders(table, seq, record, file_digest)
     kind = FILE_KINDS[fmt][0]
     return life.apply_seat_file(table, seq, kind, record, file_digest)
 

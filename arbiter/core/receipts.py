@@ -82,7 +82,7 @@ def write(gd: GameDir, manifest: dict[str, Any], entries: Iterable[dict[str, Any
     for entry in entries:
         path = gd.receipt(entry["seq"])
         # Receipts answer a submitted file; a timeout is the referee's own entry.
-        if entry["seq"] == 0 or entry["kind"] in ("timeout", "appoint", "leave-auto", "takeback") or path.is_file():
+        if entry["seq"] == 0 or entry["kind"] in ("timeout", "appoint", "leave-auto", "takeback", "order-step") or path.is_file():
             continue
         key = key or signing_key(gd)
         gd.write(path, pretty(make(manifest, entry, key)))

@@ -384,7 +384,7 @@ def submit_deferred(
 def _submit(
     root: Path, data: bytes, what: str, now: str | None, sync: Callable[[], None] | None
 ) -> Accepted:
-    from arbiter.core import life
+    from arbiter.core import life, orders
     from arbiter.core.signing import verify
 
     gd = GameDir(root)
@@ -429,6 +429,9 @@ def _submit(
             if obj["after"] != prev:
                 raise StaleHead(_stale_message(rebuilt.chain, obj["after"], seat, what))
             produced = table.move(seq, seat, list(obj["actions"]))
+        elif kind == "orders":
+            orders.check_orders(table, obj, prev, rebuilt.seq)
+            produced = orders.apply_orders(table, seq, obj, file_digest)
         else:
             heads = {entry["hash"] for entry in rebuilt.chain}
             life.check_seat_file(table, kind, obj, prev, rebuilt.seq, heads.__contains__)
@@ -439,10 +442,23 @@ def _submit(
         # A takeback every seat concerned accepted: the referee's record is the next entry.
         more = takeback.follow_up(gd, manifest, table, entry, stamp)
         last = more.entry or entry
+        # Standing orders whose condition this entry met apply now, as the referee's
+        # entries (none after a takeback: the game went back).
+        fired = [] if more.entry else _fire_orders(gd, manifest, table, seq, entry["hash"], stamp)
+        last = fired[-1].entry if fired else last
         chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry) + more.chain
+        chain_bytes += b"".join(chainlib.line(step.entry) for step in fired)
         signed_bytes = _accepted_lines(gd, seq) + canonical(obj) + b"\n" + more.signed
+        signed_bytes += b"".join(canonical(step.record) + b"\n" for step in fired)
+        steps = [step.lines for step in fired]
         files = outputs(
-            gd, manifest, table, [*rebuilt.lines, produced, *more.lines], last["seq"], last["hash"], None
+            gd,
+            manifest,
+            table,
+            [*rebuilt.lines, produced, *more.lines, *steps],
+            last["seq"],
+            last["hash"],
+            None,
         )
         receipt = receipts.prepare(gd, manifest, entry)
         # Commit order: the signed file, then the chain (the commit point), then what is
@@ -457,11 +473,26 @@ def _submit(
             kind,
             seat,
             last["hash"],
-            produced.public + [line for lines in more.lines for line in lines.public],
+            produced.public + [line for lines in [*more.lines, *steps] for line in lines.public],
             "over" if table.over else ("playing" if table.started else "joining"),
             table.waiting_for(),
             gd.receipt(seq) if "referee" in manifest else None,
         )
+
+
+def _fire_orders(
+    gd: GameDir, manifest: dict[str, Any], table: Table, seq: int, head: str, stamp: str | None
+) -> list[Any]:
+    """Apply the standing orders' steps due after entry ``seq`` (arbiter.core.orders)."""
+    if not table.orders:
+        return []
+    from arbiter.core import orders
+    from arbiter.core.signing import NAMESPACE_ORDER_STEP, sign
+
+    key = receipts.signing_key(gd)
+    return orders.fire(
+        table, manifest, seq, head, stamp, lambda record: sign(record, key, NAMESPACE_ORDER_STEP)
+    )
 
 
 def _stamp(manifest: dict[str, Any], rebuilt: Rebuilt, now: str | None) -> str | None:
@@ -671,12 +702,19 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
         entry = chainlib.make_entry(
             seq, "timeout", seat, prev, digest(record), produced.public, now
         )
+        fired = _fire_orders(gd, manifest, table, seq, entry["hash"], now)
+        last = fired[-1].entry if fired else entry
         chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
+        chain_bytes += b"".join(chainlib.line(step.entry) for step in fired)
         signed_bytes = _accepted_lines(gd, seq) + canonical(record) + b"\n"
-        files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
+        signed_bytes += b"".join(canonical(step.record) + b"\n" for step in fired)
+        steps = [step.lines for step in fired]
+        files = outputs(
+            gd, manifest, table, [*rebuilt.lines, produced, *steps], last["seq"], last["hash"], None
+        )
         gd.write(gd.referee_signed, signed_bytes)
         gd.write(gd.chain, chain_bytes)  # the commit point, as in submit
-        write_outputs(gd, manifest, files, seq, entry["hash"], table.life.keys)
+        write_outputs(gd, manifest, files, last["seq"], last["hash"], table.life.keys)
         waiting.timed_out = Accepted(
             seq,
             "timeout",

@@ -27,6 +27,7 @@ from arbiter.core.formats import (
     JOIN_FOR_MANIFEST,
     JOIN_FORMAT,
     LEAVE_AUTO_FORMAT,
+    ORDER_STEP_FORMAT,
     TIMEOUT_FORMAT,
 )
 from arbiter.core.gamedir import GameDir
@@ -288,6 +289,13 @@ def _replay_entry(
             if produced is not None:
                 report.signatures += signatures
                 return produced, "takeback", signed["seat"], file_digest
+        if signed.get("format") == ORDER_STEP_FORMAT:
+            produced = _replay_order_step(table, seq, signed, head, manifest, signatures)
+            report.signatures += signatures
+            report.decisions += len(signed["actions"])
+            return produced, "order-step", signed["seat"], file_digest
+        if table.orders:
+            _no_step_due(table, seq)
         if signed.get("format") == TIMEOUT_FORMAT:
             produced = _replay_timeout(table, seq, signed, head, manifest, clock, signatures)
             if signatures:
@@ -318,6 +326,11 @@ def _replay_entry(
                     f"held at that entry ({exc.message})"
                 ) from None
             report.signatures += 1
+        if kind == "orders":
+            from arbiter.core import orders
+
+            orders.check_orders(table, signed, head, seq - 1)
+            return orders.apply_orders(table, seq, signed, file_digest), kind, signed["seat"], file_digest
         if kind in life.SEAT_KINDS:
             life.check_seat_file(table, kind, signed, head, seq - 1, known.__contains__)
             return life.apply_seat_file(table, seq, kind, signed, file_digest), kind, signed["seat"], file_digest
@@ -494,6 +507,47 @@ def _replay_appointment(
     return life.apply_appointment(table, seq, record)
 
 
+def _replay_order_step(
+    table: Table,
+    seq: int,
+    record: dict[str, Any],
+    head: str,
+    manifest: dict[str, Any],
+    signatures: bool,
+) -> EntryLines:
+    """Check the referee's record of a standing order's step (its signature, that the
+    step is the next of the file the chain holds and that its condition held) and apply it."""
+    from arbiter.core import orders
+    from arbiter.core.signing import NAMESPACE_ORDER_STEP
+    from arbiter.core.signing import verify as verify_signature
+
+    validate("order-step", record, f"order step of entry #{seq}")
+    if record["game"] != manifest["game"] or record["after"] != head:
+        raise _fail(f"entry #{seq}: the order step record does not match its chain entry")
+    if signatures:
+        try:
+            verify_signature(record, manifest["referee"], NAMESPACE_ORDER_STEP)
+        except ArbiterError as exc:
+            raise _fail(
+                f"entry #{seq}: the order step is not signed by the referee key of game.json "
+                f"({exc.message})"
+            ) from None
+    return orders.replay_step(table, seq, record)
+
+
+def _no_step_due(table: Table, seq: int) -> None:
+    """A standing order's step that was due must be the next entry: the referee applies it
+    in the same operation as the entry that met its condition."""
+    from arbiter.core import orders
+
+    found = orders.due(table, seq)
+    if found is not None:
+        raise _fail(
+            f"entry #{seq}: step {found[1].index + 1} of {found[0]}'s standing orders was due "
+            "here, but the referee did not apply it"
+        )
+
+
 def _explain_chain_line(
     raw: bytes, seq: int, prev: str | None, manifest_digest: str, kind: str, seat: str | None
 ) -> None:
@@ -597,6 +651,8 @@ def _replay(
                 report.entries += 1
         if seq < 0:
             raise _fail("chain.jsonl is empty: the genesis entry is missing")
+        if table.orders:  # a step due after the last entry was owed in its operation
+            _no_step_due(table, seq + 1)
         if records.handle is not None and records.handle.read(1):
             raise _fail(f"reveal/signed.jsonl has lines after entry #{seq}, the last chain entry")
     except ArbiterError as exc:

@@ -54,6 +54,8 @@ NAMESPACE_LEAVE_AUTO = "arbiter-autoleave"
 NAMESPACE_TAKEBACK = "arbiter-takeback"
 # The referee's record that a takeback took effect (docs/game-life.md §4).
 NAMESPACE_TAKEBACK_RECORD = "arbiter-takeback-record"
+NAMESPACE_ORDERS = "arbiter-orders"
+NAMESPACE_ORDER_STEP = "arbiter-order-step"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign

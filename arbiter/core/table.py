@@ -26,6 +26,7 @@ from arbiter.core.errors import (
     SchemaViolation,
 )
 from arbiter.core.life import Life, lapse, names, play_for_left
+from arbiter.core.orders import Standing, observe
 from arbiter.core.rng import Rng, derive_seed
 
 # The random bot's choices on a timeout draw from their own stream, apart from the
@@ -103,6 +104,11 @@ class Table:
         self.kept: list[tuple[int, dict[str, Any], str]] | None = (
             [] if manifest.get("takebacks") == "consent" else None
         )
+        # Standing orders being followed, per seat, and the seat whose order step is being
+        # applied (arbiter.core.orders).
+        self.orders: dict[str, Standing] = {}
+        self.dropped_orders: dict[str, Standing] = {}
+        self.stepping: str | None = None
         self._valid_shapes = _VALID_SHAPES.setdefault(
             (engine.info.name, engine.info.version), set()
         )
@@ -259,11 +265,14 @@ class Table:
             events.extend(produced)
         self.timeouts_in_a_row[seat] = 0
         if self.life.pending is None and not self.life.resigned:
-            return self._narrate(events)
-        lines = EntryLines(seats={s: [] for s in self._narrated})
-        lapse(self, lines, f"{seat} moved")
-        lines.extend(self._narrate(events))
-        play_for_left(self, seq, rng, lines)
+            lines = self._narrate(events)
+        else:
+            lines = EntryLines(seats={s: [] for s in self._narrated})
+            lapse(self, lines, f"{seat} moved")
+            lines.extend(self._narrate(events))
+            play_for_left(self, seq, rng, lines)
+        if self.orders:
+            observe(self, seq, seat, actions, lines)
         return lines
 
     def timeout(
@@ -330,6 +339,8 @@ class Table:
             actions.append(action)
         lines.extend(self._narrate(events))
         play_for_left(self, seq, rng, lines)
+        if self.orders:
+            observe(self, seq, seat, actions, lines)
         return lines, actions
 
     @staticmethod

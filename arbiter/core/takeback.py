@@ -319,6 +319,9 @@ def apply_record(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
     table.kept = [item for item in table.kept if item[0] <= to]
     table.kept.append((seq, record, ""))
     lines = EntryLines(seats={s: [] for s in table.narrated_seats})
+    from arbiter.core import orders
+
+    orders.drop_all(table, lines, "a takeback took the game back")
     lines.add_common(
         table.seats,
         f"Takeback: the game resumes after entry #{to}; entries #{to + 1}–#{seq - 1} stay in "

@@ -53,6 +53,9 @@ def state_file(table: Table, seat: str | None, seq: int, head: str) -> dict[str,
         state["keys"] = {seat: life.keys[seat] for seat in table.seats}
     if table.clock is not None:  # a bank, leave or weekend pauses (docs/clocks.md)
         state["clock"] = table.clock.to_json()
+    standing = table.orders.get(seat) if seat is not None else None
+    if standing is not None:  # the seat's own standing orders: in its own file only
+        state["orders"] = standing.to_json()
     return state
 
 

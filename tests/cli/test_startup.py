@@ -113,8 +113,8 @@ def test_help_lists_every_command_in_registration_order(cli: Cli) -> None:
 
     every = typer.Typer()
     every.callback()(lambda: None)
-    for group in (main.keys, main.referee, main.player, main.life, main.play, main.bot,
-                  main.inspect):
+    for group in (main.keys, main.referee, main.player, main.life, main.orders, main.play,
+                  main.bot, main.inspect):
         group.register(every)
     for group in (main.replay, main.demo, main.mail, main.git, main.tournament, main.replay_page,
                   main.notify):

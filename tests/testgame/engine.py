@@ -259,6 +259,10 @@ class TallyEngine(Engine):
             return {"kind": "play", "card": hand[0]}  # hands are sorted: the lowest card
         return {"kind": "end"}
 
+    def public_decision(self, action: Action) -> Action:
+        """TALLY-3: which card a seat discards only that seat learns."""
+        return {"kind": "discard"} if action.get("kind") == "discard" else dict(action)
+
     def provisional_outcome(self, state: TallyState) -> Outcome:
         """Return the result as if the game ended now: the tallies so far (TALLY-7)."""
         return self._result(state)

@@ -113,8 +113,13 @@ class Rounds:
         if copy is not None or record.done:
             return
         if state["seq"] != seq:
-            record.close_round()  # a later entry's round supersedes this one's state mail
-            return
+            # Standing orders' steps the referee applied in the same operation
+            # (docs/standing-orders.md) belong to this round: send the head's files.
+            steps = _order_steps_after(gd, seq, state["seq"])
+            if steps is None:
+                record.close_round()  # a later entry's round supersedes this one's state mail
+                return
+            seq, summary = state["seq"], [*summary, *(line for e in steps for line in e["summary"])]
         self.send_states(gd, record, seq, summary)
 
     def send_states(self, gd: GameDir, record: Record, seq: int, summary: list[str]) -> None:
@@ -197,7 +202,15 @@ class Rounds:
         seq = state["seq"]
         if not isinstance(seq, int) or self.heads.get(gd.root) == seq or Record(gd, seq).exists:
             return
-        entry = _chain_entry(gd, seq)
+        # Order steps come in the operation of the entry before them (docs/standing-orders.md):
+        # that entry's round, if it has one, sends the head's files.
+        base = seq
+        while base > 0 and _chain_entry(gd, base)["kind"] == "order-step":
+            base -= 1
+        if base != seq and Record(gd, base).exists:
+            self.heads[gd.root] = seq
+            return
+        entry = _chain_entry(gd, base)
         if entry["kind"] == "timeout" or (entry["kind"] == "move" and entry["seat"] in bots.load(gd)):
             self.send_states(gd, Record(gd, seq), seq, entry["summary"])
         self.heads[gd.root] = seq  # looked at: read the chain again only for a new entry
@@ -222,6 +235,12 @@ def infrastructure(exc: BaseException) -> bool:
     import errno
 
     return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
+
+
+def _order_steps_after(gd: GameDir, seq: int, head: int) -> list[dict[str, Any]] | None:
+    """The entries after ``seq`` up to ``head`` if every one is an order step, else None."""
+    entries = [_chain_entry(gd, n) for n in range(seq + 1, head + 1)]
+    return entries if all(e["kind"] == "order-step" for e in entries) else None
 
 
 def _chain_entry(gd: GameDir, seq: int) -> dict[str, Any]:

@@ -192,6 +192,18 @@ class MottainaiEngine(Engine):
     def action_schema(self) -> dict[str, Any]:
         return moves.action_schema()
 
+    # -- standing orders ---------------------------------------------------------------
+    def public_decision(self, action: Action) -> Action:
+        """What every seat may know of a decision (docs/standing-orders.md):
+        a returned card goes face down (M-R18), and an effect's parameters may name hand
+        cards, so only the work used is public."""
+        kind = action.get("kind")
+        if kind == "return":
+            return {"kind": "return"}
+        if kind == "use":
+            return {"kind": "use", "card": action.get("card")}
+        return dict(action)
+
     # -- deadlines -----------------------------------------------------------------------
     def default_action(self, state: State, seat: str) -> Action:
         """M-R76: no task, every action a PRAYER, no effect used."""
