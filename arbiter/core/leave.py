@@ -66,6 +66,7 @@ def apply(table: Table, record: dict[str, Any]) -> EntryLines:
 
 def apply_auto(table: Table, record: dict[str, Any]) -> EntryLines:
     """Apply the referee's automatic leave (its checks: ``check_auto``)."""
+    table.skip_ply()  # draws nothing (docs/rng.md §3)
     seat, days = record["seat"], record["days"]
     fold = table.clock
     if fold is None:

@@ -56,6 +56,12 @@ HANDLERS: dict[str, tuple[Callable[..., object], Callable[..., EntryLines]]] = {
 MAX_LEFT_DECISIONS = 10_000
 
 
+# Seat files whose entries draw nothing: they take no ply (docs/rng.md §3), so the
+# cards a decision draws do not depend on how many of them came before it — a seat cannot
+# re-roll a redo after a takeback by sending a proposal or a leave file first.
+DRAWLESS = frozenset(("propose-end", "answer", "handover", "leave", "takeback-request"))
+
+
 def namespace(kind: str) -> str:
     """The SSHSIG namespace a file of this chain ``kind`` is signed in."""
     from arbiter.core import signing
@@ -231,6 +237,8 @@ def apply_seat_file(
 
     seat = record["seat"]
     life = table.life
+    if kind in DRAWLESS:
+        table.skip_ply()
     if kind == "leave":  # clocks: arbiter.core.leave
         from arbiter.core import leave
 
@@ -328,7 +336,7 @@ def check_appointment(table: Table, record: dict[str, Any], head: str) -> None:
 
 def apply_appointment(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
     """Apply the referee's appointment as chain entry ``seq``."""
-
+    table.skip_ply()
     life = table.life
     seat = record["seat"]
     lines = EntryLines(seats={s: [] for s in table.narrated_seats})

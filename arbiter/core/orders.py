@@ -105,6 +105,7 @@ def check_orders(table: Table, record: dict[str, Any], head: str, seq: int) -> N
 
 def apply_orders(table: Table, seq: int, record: dict[str, Any], file_digest: str) -> EntryLines:
     """Accept an orders file as chain entry ``seq``: it replaces the seat's earlier orders."""
+    table.skip_ply()  # draws nothing (docs/rng.md §3)
     seat = record["seat"]
     lines = EntryLines(seats={s: [] for s in table.narrated_seats})
     lines.add_common([], f"{seat} sent standing orders.")

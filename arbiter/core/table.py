@@ -125,6 +125,12 @@ class Table:
             return None
         return self.engine.prompt(self.state)
 
+    def skip_ply(self) -> None:
+        """The entry being applied draws nothing (a proposal, an answer, a handover, leave,
+        standing orders…): the next entry draws from the stream this one would have had,
+        so no such entry changes the cards a later decision draws (docs/rng.md §3)."""
+        self.ply_offset += 1
+
     def ply(self, seq: int) -> int:
         """The stream number of chain entry ``seq`` (docs/game-life.md §3)."""
         return seq - self.ply_offset

@@ -138,8 +138,9 @@ def _apply(fresh: Table, seq: int, record: dict[str, Any], file_digest: str) -> 
     assert fresh.kept is not None
     fresh.kept.append((seq, record, file_digest))
     if record["format"] == TAKEBACK_RECORD_FORMAT:
-        # Already on the kept branch: only the ply moves (the entries it skipped are not here).
-        fresh.ply_offset = seq - record["to"]
+        # Already on the kept branch: only the ply moves (the entries it skipped are not
+        # here): the next entry draws from the ply after entry ``to``'s.
+        fresh.ply_offset += seq - record["to"]
         fresh.life.pending = None
         return
     _APPLY[0](fresh, seq, record, file_digest)
@@ -314,7 +315,9 @@ def apply_record(table: Table, seq: int, record: dict[str, Any]) -> EntryLines:
     table.timeouts_in_a_row = fresh.timeouts_in_a_row
     table.life = fresh.life
     table.life.pending = None
-    table.ply_offset = seq - to
+    # The next entry draws from the ply after entry ``to``'s (the ply of ``to`` is
+    # ``to - fresh.ply_offset``): a redo draws as the first try did.
+    table.ply_offset = fresh.ply_offset + seq - to
     assert table.kept is not None
     table.kept = [item for item in table.kept if item[0] <= to]
     table.kept.append((seq, record, ""))

@@ -354,3 +354,28 @@ def test_answering_a_takeback_with_the_commands(cli: Cli, tmp_path: Path, keys: 
     assert [
         e["kind"] for e in map(json.loads, (game.root / "chain.jsonl").read_text().splitlines())
     ][-1] == "takeback"
+
+
+def test_entries_that_draw_nothing_do_not_move_the_streams(cli: Cli, game: Game, tmp_path: Path) -> None:
+    """docs/rng.md §3: a proposal and its answer draw nothing and take no ply, so the
+    decision after them draws what it would have drawn without them (no re-roll by
+    sending a file that changes nothing)."""
+    twin = Game(tmp_path / "twin", game.keys, tmp_path / "twin-files", cli)
+    shutil.copytree(game.root, twin.root)
+    twin.files.mkdir()
+    proposal = game.out("propose")
+    ok(cli("propose-end", game.state("alice"), "--key", game.keys / "alice", "-o", proposal))
+    submit(game, proposal)
+    no = game.out("decline")
+    ok(cli("answer", game.state("bob"), "--key", game.keys / "bob", "--decline", "-o", no))
+    submit(game, no)
+    play = [{"kind": "play", "card": hand(game, "alice")[0]}, {"kind": "draw"}]
+    submit(game, game.move("alice", *play))
+    submit(twin, twin.move("alice", *play))
+    assert state(game)["seq"] == state(twin)["seq"] + 2
+    assert hand(game, "alice") == hand(twin, "alice")
+    # The move drew from the stream of the same ply in both games.
+    table = _rebuild(GameDir(game.root))[2].table
+    assert table.ply(state(game)["seq"]) == state(twin)["seq"]
+    ok(cli("reveal", game.root, "--force"))
+    ok(cli("verify", game.root))
