@@ -6,8 +6,6 @@ from pathlib import Path
 
 import typer
 
-from arbiter.cli.output import Output
-
 
 def leave(
     state_file: Path = typer.Argument(
@@ -38,21 +36,14 @@ def leave(
     Accepted at any time, even when it is not your turn, while you have that much leave
     left (your state file's clock says how much).
     """
-    from arbiter.cli.player import _write, _write_bytes
+    from arbiter.cli.signed_file import write_signed
     from arbiter.core.leave import make_leave
-    from arbiter.core.player import check_key_for_state, load_state, manifest_beside, seal_move
 
-    state = load_state(state_file, identity or key)
-    check_key_for_state(state_file, state, key)
-    record = make_leave(state, key, days)
-    said = f"{days} day{'s' if days != 1 else ''} of leave after entry #{state['seq']}"
-    if seal:
-        target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")
-        _write_bytes(target, seal_move(record, manifest or manifest_beside(state_file)))
-        Output().line(f"wrote {target} ({said}), sealed to the referee: send it to the referee")
-        return
-    _write(output, record)
-    Output().line(f"wrote {output} ({said}): send it to the referee")
+    write_signed(
+        state_file, key, identity, output, seal, manifest,
+        lambda state: make_leave(state, key, days),
+        lambda state: f"{days} day{'s' if days != 1 else ''} of leave after entry #{state['seq']}",
+    )  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

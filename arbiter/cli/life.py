@@ -3,53 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import typer
 
 from arbiter.cli.output import Output
-
-STATE_HELP = "Your players/<seat>/state.json (or state.json.age)."
-KEY_HELP = "Your private key (or .pub to use ssh-agent)."
-IDENTITY_HELP = "The private key that opens a sealed state file, if not --key."
-SEAL_HELP = "Write OUTPUT.age sealed to the referee's key (a shared repository)."
-MANIFEST_HELP = "The game's game.json, for --seal (default: the one above the state file)."
-
-
-def _build(
-    state_file: Path,
-    key: Path,
-    identity: Path | None,
-    output: Path,
-    seal: bool,
-    manifest: Path | None,
-    make: Callable[[dict[str, Any]], dict[str, Any]],
-    what: str,
-) -> None:
-    """Read the state file, build and sign the file with ``make``, write it (sealed when
-    asked) and say what to do with it."""
-    from arbiter.cli.player import _write, _write_bytes
-    from arbiter.core.player import (
-        check_key_for_state,
-        load_state,
-        manifest_beside,
-        own_state,
-        seal_move,
-    )
-
-    state = load_state(state_file, identity or key)
-    own_state(state)
-    check_key_for_state(state_file, state, key)
-    record = make(state)
-    if seal:
-        target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")
-        _write_bytes(target, seal_move(record, manifest or manifest_beside(state_file)))
-        Output().line(f"wrote {target} ({what}), sealed to the referee: send it to the referee")
-        return
-    _write(output, record)
-    Output().line(f"wrote {output} ({what}): send it to the referee")
+from arbiter.cli.signed_file import (
+    IDENTITY_HELP,
+    KEY_HELP,
+    MANIFEST_HELP,
+    SEAL_HELP,
+    STATE_HELP,
+)
+from arbiter.cli.signed_file import write_signed as _build
 
 
 def resign(

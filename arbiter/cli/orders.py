@@ -7,8 +7,6 @@ from pathlib import Path
 
 import typer
 
-from arbiter.cli.output import Output
-
 STEP_HELP = (
     "A step WHEN=>THEN: two JSON arrays of decisions. WHEN: the other seats' public "
     "decisions, in order, since the previous step (the first: since your state file's head); "
@@ -41,30 +39,21 @@ def orders(
 ) -> None:
     """Sign standing orders against your state file's head: steps the referee applies for
     you, kept private until the reveal; a later file replaces them."""
+    from arbiter.cli.signed_file import write_signed
     from arbiter.core.errors import UsageError
     from arbiter.core.orders import make_orders, parse_step
-    from arbiter.core.player import check_key_for_state, load_state, manifest_beside, seal_move
 
     if cancel and step:
         raise UsageError("give either --step (new orders) or --cancel (none), not both")
     if not cancel and not step:
         raise UsageError("give at least one --step WHEN=>THEN, or --cancel")
     steps = [parse_step(text, index) for index, text in enumerate(step or [], start=1)]
-    state = load_state(state_file, identity or key)
-    check_key_for_state(state_file, state, key)
-    record = make_orders(state, key, steps)
-    what = "cancelling your standing orders" if cancel else f"{len(steps)} step(s)"
-    if seal:
-        from arbiter.cli.player import _write_bytes
-
-        target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")
-        _write_bytes(target, seal_move(record, manifest or manifest_beside(state_file)))
-        Output().line(f"wrote {target} ({what}), sealed to the referee: send it to the referee")
-        return
-    from arbiter.cli.player import _write
-
-    _write(output, record)
-    Output().line(f"wrote {output} ({what}, after entry #{state['seq']}): send it to the referee")
+    write_signed(
+        state_file, key, identity, output, seal, manifest,
+        lambda state: make_orders(state, key, steps),
+        lambda state: ("cancelling your standing orders" if cancel else f"{len(steps)} step(s)")
+        + f", after entry #{state['seq']}",
+    )  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

@@ -6,8 +6,6 @@ from pathlib import Path
 
 import typer
 
-from arbiter.cli.output import Output
-
 
 def takeback(
     state_file: Path = typer.Argument(
@@ -46,28 +44,14 @@ def takeback(
     It takes effect when every seat whose decisions or knowledge it undoes has accepted
     (at once when nobody else is concerned); a decline or any move lapses it.
     """
-    from arbiter.cli.player import _write, _write_bytes
-    from arbiter.core.player import (
-        check_key_for_state,
-        load_state,
-        manifest_beside,
-        own_state,
-        seal_move,
-    )
+    from arbiter.cli.signed_file import write_signed
     from arbiter.core.takeback import make_request
 
-    state = load_state(state_file, identity or key)
-    own_state(state)
-    check_key_for_state(state_file, state, key)
-    request = make_request(state, key, to)
-    said = f"(take back after entry #{to}, signed at entry #{state['seq']})"
-    if seal:
-        target = output if output.name.endswith(".age") else output.with_name(output.name + ".age")
-        _write_bytes(target, seal_move(request, manifest or manifest_beside(state_file)))
-        Output().line(f"wrote {target} {said}, sealed to the referee: send it to the referee")
-        return
-    _write(output, request)
-    Output().line(f"wrote {output} {said}: send it to the referee")
+    write_signed(
+        state_file, key, identity, output, seal, manifest,
+        lambda state: make_request(state, key, to),
+        lambda state: f"take back after entry #{to}, signed at entry #{state['seq']}",
+    )  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:
