@@ -408,24 +408,21 @@ def _replay_timeout(
     signatures: bool,
 ) -> EntryLines:
     """Check the referee's timeout record (its signature, its times) and replay it."""
+    from arbiter.core import referee_records
     from arbiter.core.signing import NAMESPACE_TIMEOUT
-    from arbiter.core.signing import verify as verify_signature
 
-    validate("timeout", record, f"timeout record of entry #{seq}")
-    if record["game"] != manifest["game"] or record["after"] != head:
-        raise _fail(f"entry #{seq}: the timeout record does not match its chain entry")
+    def checked(signed: bool) -> None:  # the times are judged before the signature
+        referee_records.check(
+            record, seq, manifest, signed,
+            schema="timeout", what="the timeout", namespace=NAMESPACE_TIMEOUT, head=head,
+        )  # fmt: skip
+
+    checked(False)
     if clock is None or clock.terms is None:
         raise _fail(f"entry #{seq}: a timeout in a game without deadlines")
     if record["since"] != clock.last or record["time"] != clock.pending:
         raise _fail(f"entry #{seq}: the timeout record's times are not the chain's")
-    if signatures:
-        try:
-            verify_signature(record, manifest["referee"], NAMESPACE_TIMEOUT)
-        except ArbiterError as exc:
-            raise _fail(
-                f"entry #{seq}: the timeout is not signed by the referee key of game.json "
-                f"({exc.message})"
-            ) from None
+    checked(signatures)
     return apply_timeout(table, seq, record)
 
 
@@ -439,21 +436,13 @@ def _replay_leave_auto(
     time: str | None,
 ) -> EntryLines:
     """Check the referee's automatic leave record (signature, terms, times) and apply it."""
-    from arbiter.core import leave
+    from arbiter.core import leave, referee_records
     from arbiter.core.signing import NAMESPACE_LEAVE_AUTO
-    from arbiter.core.signing import verify as verify_signature
 
-    validate("leave-auto", record, f"automatic leave record of entry #{seq}")
-    if record["game"] != manifest["game"]:
-        raise _fail(f"entry #{seq}: the automatic leave record does not match its chain entry")
-    if signatures:
-        try:
-            verify_signature(record, manifest["referee"], NAMESPACE_LEAVE_AUTO)
-        except ArbiterError as exc:
-            raise _fail(
-                f"entry #{seq}: the automatic leave is not signed by the referee key of "
-                f"game.json ({exc.message})"
-            ) from None
+    referee_records.check(
+        record, seq, manifest, signatures,
+        schema="leave-auto", what="the automatic leave", namespace=NAMESPACE_LEAVE_AUTO,
+    )  # fmt: skip
     try:
         leave.check_auto(table, record, head, time)
     except ArbiterError as exc:
@@ -488,21 +477,13 @@ def _replay_appointment(
     signatures: bool,
 ) -> EntryLines:
     """Check the referee's appointment of a substitute (its signature, its reason) and apply it."""
-    from arbiter.core import life
+    from arbiter.core import life, referee_records
     from arbiter.core.signing import NAMESPACE_APPOINT
-    from arbiter.core.signing import verify as verify_signature
 
-    validate("appoint", record, f"appointment of entry #{seq}")
-    if record["game"] != manifest["game"]:
-        raise _fail(f"entry #{seq}: the appointment does not match its chain entry")
-    if signatures:
-        try:
-            verify_signature(record, manifest["referee"], NAMESPACE_APPOINT)
-        except ArbiterError as exc:
-            raise _fail(
-                f"entry #{seq}: the appointment is not signed by the referee key of game.json "
-                f"({exc.message})"
-            ) from None
+    referee_records.check(
+        record, seq, manifest, signatures,
+        schema="appoint", what="the appointment", namespace=NAMESPACE_APPOINT,
+    )  # fmt: skip
     life.check_appointment(table, record, head)
     return life.apply_appointment(table, seq, record)
 
@@ -517,21 +498,13 @@ def _replay_order_step(
 ) -> EntryLines:
     """Check the referee's record of a standing order's step (its signature, that the
     step is the next of the file the chain holds and that its condition held) and apply it."""
-    from arbiter.core import orders
+    from arbiter.core import orders, referee_records
     from arbiter.core.signing import NAMESPACE_ORDER_STEP
-    from arbiter.core.signing import verify as verify_signature
 
-    validate("order-step", record, f"order step of entry #{seq}")
-    if record["game"] != manifest["game"] or record["after"] != head:
-        raise _fail(f"entry #{seq}: the order step record does not match its chain entry")
-    if signatures:
-        try:
-            verify_signature(record, manifest["referee"], NAMESPACE_ORDER_STEP)
-        except ArbiterError as exc:
-            raise _fail(
-                f"entry #{seq}: the order step is not signed by the referee key of game.json "
-                f"({exc.message})"
-            ) from None
+    referee_records.check(
+        record, seq, manifest, signatures,
+        schema="order-step", what="the order step", namespace=NAMESPACE_ORDER_STEP, head=head,
+    )  # fmt: skip
     return orders.replay_step(table, seq, record)
 
 

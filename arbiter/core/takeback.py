@@ -386,22 +386,13 @@ def replay_record(
 ) -> EntryLines:
     """``arbiter verify``: check the referee's takeback record (schema, signature, that an
     accepted request calls for it) and apply it."""
-    from arbiter.core.errors import ArbiterError
-    from arbiter.core.schemas import validate
+    from arbiter.core import referee_records
     from arbiter.core.signing import NAMESPACE_TAKEBACK_RECORD
-    from arbiter.core.signing import verify as verify_signature
 
-    validate("takeback-record", record, f"takeback record of entry #{seq}")
-    if record["game"] != manifest["game"]:
-        raise VerificationFailed(f"entry #{seq}: the takeback record does not match its chain entry")
-    if signatures:
-        try:
-            verify_signature(record, manifest["referee"], NAMESPACE_TAKEBACK_RECORD)
-        except ArbiterError as exc:
-            raise VerificationFailed(
-                f"entry #{seq}: the takeback is not signed by the referee key of game.json "
-                f"({exc.message})"
-            ) from None
+    referee_records.check(
+        record, seq, manifest, signatures,
+        schema="takeback-record", what="the takeback", namespace=NAMESPACE_TAKEBACK_RECORD,
+    )  # fmt: skip
     try:
         return apply_record(table, seq, record)
     except Tampered as exc:
