@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arbiter.bots.levels import bot_rng, decide
+from arbiter.bots.levels import decide
 from arbiter.bots.orders import standing_orders
 from arbiter.core import registry
 from arbiter.core.canonical import pretty
@@ -61,6 +61,12 @@ class Played:
     @property
     def per_turn(self) -> float:
         return self.round_trips / self.turns if self.turns else 0.0
+
+
+def _decided(game: Path, seat: str) -> int:
+    """How many times ``seat`` has decided so far (its moves and its orders' steps)."""
+    chain = [json.loads(line) for line in (game / "chain.jsonl").read_text().splitlines()]
+    return sum(1 for e in chain if e["seat"] == seat and e["kind"] in ("move", "order-step"))
 
 
 def _derive(seed: str, label: str) -> bytes:
@@ -97,7 +103,10 @@ def play(
             break
         seat = public["prompt"]["seat"]
         state = load_state(game / "players" / seat / "state.json")
-        actions = decide(engine, state, level, bot_rng(_derive(seed, f"bot:{seat}").hex(), state))
+        # The bot's stream follows the seat's own decisions so far, not the chain head: an
+        # orders entry then changes nothing the bots choose, and the two runs of a game
+        # part only where a step fired.
+        actions = decide(engine, state, level, Rng(_derive(seed, f"bot:{seat}:{_decided(game, seat)}")))
         submit(game, pretty(make_move(state, keys / seat, actions)), "move")
         played.round_trips += 1
         files += 1
@@ -107,7 +116,7 @@ def play(
             view = load_state(game / "players" / other / "state.json")
             if view["status"] != "playing" or "orders" in view:
                 continue
-            rng = Rng(_derive(seed, f"orders:{other}:{view['head']}"))
+            rng = Rng(_derive(seed, f"orders:{other}:{_decided(game, other)}"))
             steps = standing_orders(engine, view, rng)
             if steps:
                 submit(game, pretty(make_orders(view, keys / other, steps)), "orders")
