@@ -263,3 +263,29 @@ def test_a_step_not_legal_when_its_condition_is_met_drops_the_rest(cli: Cli, gam
     assert "are not legal here; the rest are dropped" in (game.root / "players/bob/log.md").read_text()
     ok(cli("reveal", game.root, "--force"))
     ok(cli("verify", game.root))
+
+
+def test_MC_R19_a_pass_ordered_in_an_auction_fires(cli: Cli, tmp_path: Path) -> None:
+    """MC-R19: in a Mot Coin auction carol orders "when alice and bob pass, I pass": the
+    referee applies it in the operation that took bob's pass, and nobody waits for carol."""
+    keys = tmp_path / "keys"
+    for seat in ("alice", "bob", "carol"):
+        ok(cli("keygen", seat, "--dir", keys))
+    root = tmp_path / "mc"
+    args: list[Any] = ["new", root, "--game", "motcoin", "--no-join"]
+    for seat in ("alice", "bob", "carol"):
+        args += ["--seat", f"{seat}={keys / seat}.pub"]
+    ok(cli(*args))
+    game = Game(root, keys, tmp_path / "files", cli)
+    game.files.mkdir()
+    assert _state(game)["prompt"]["seat"] == "alice"
+    passing = json.dumps([{"kind": "pass"}])
+    when = json.dumps([{"kind": "pass"}, {"kind": "pass"}])
+    ok(cli("submit", root, _orders(game, "carol", f"{when}=>{passing}")))
+    ok(cli("submit", root, game.move("alice", {"kind": "pass"})))
+    assert _state(game)["prompt"]["seat"] == "bob"
+    ok(cli("submit", root, game.move("bob", {"kind": "pass"})))
+    assert _kinds(game)[-2:] == ["move", "order-step"]
+    assert _state(game)["prompt"]["seat"] != "carol" or _state(game)["prompt"]["detail"]["card"] != "6"
+    ok(cli("reveal", root, "--force"))
+    ok(cli("verify", root))

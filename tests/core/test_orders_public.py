@@ -16,6 +16,14 @@ def test_mottainai_hides_a_returned_card_and_an_effect_s_parameters() -> None:
     assert engine.public_decision(task) == task
 
 
+def test_motcoin_decisions_are_public_whole() -> None:
+    """MC-R19: bids, passes and removals are public as they are taken."""
+    engine = registry.get("motcoin")
+    assert orders.supported(engine)
+    for decision in ({"kind": "pass"}, {"kind": "bid", "dice": [1, 6]}, {"kind": "remove", "card": "7"}):
+        assert engine.public_decision(decision) == decision
+
+
 def test_engines_that_do_not_say_take_no_orders() -> None:
-    for name in ("motcoin", "momiji"):
+    for name in ("momiji",):
         assert not orders.supported(registry.get(name))

@@ -106,6 +106,11 @@ class MotCoinEngine(Engine):
         # Every viewer reads the same line (narrate.py): narrated once (replay speed).
         return [narrate.describe(event, None)] * len(viewers)
 
+    def public_decision(self, action: Action) -> Action:
+        """MC-R19: every decision is public (bids, passes, removals; only the draw pile's
+        order is hidden, MC-R10), so a standing order's condition names it whole."""
+        return dict(action)
+
     # -- deadlines ---------------------------------------------------------------------------
     def default_action(self, state: State, seat: str) -> Action:
         """MC-R14: pass a bid; take back the die from the first card listed."""
