@@ -133,3 +133,17 @@ def test_M_R122_2_a_card_turned_up_for_all_needs_everyone() -> None:
         "mottainai", ["alice", "bob"], lambda s, e, seen: for_all(s, e, seen) and e.kind != "night"
     )
     assert _refused(found) is None and _shown_to_all(found)
+
+
+def test_MOT_19_6_a_standing_order_reads_only_the_public_part_of_a_decision() -> None:
+    """MOT-19.6 (M-R123, M-R18): a standing order's condition names the others' decisions
+    as every seat sees them: a card returned to the deck goes face down (M-R18), and an
+    effect's parameters may name hand cards, so only the work used is public."""
+    from arbiter.core import registry
+
+    engine = registry.get("mottainai")
+    assert engine.public_decision({"kind": "return", "card": "bell"}) == {"kind": "return"}
+    used = {"kind": "use", "card": "kite", "cards": ["bell"]}
+    assert engine.public_decision(used) == {"kind": "use", "card": "kite"}
+    for whole in ({"kind": "task", "card": "bell"}, {"kind": "prayer"}, {"kind": "no_task"}):
+        assert engine.public_decision(whole) == whole
