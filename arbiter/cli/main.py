@@ -158,13 +158,12 @@ def main(
 
 
 for group in (
-    keys, referee, player, life, orders, play, bot, inspect, replay, demo, mail, git, tournament
-):
+    keys, referee, player, life, leave, takeback, orders,
+    play, bot, inspect, replay, demo, mail, git, tournament,
+):  # fmt: skip
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html
 notify.register(_registry)  # arbiter notify
-leave.register(_registry)  # arbiter leave (docs/clocks.md)
-takeback.register(_registry)  # arbiter takeback (issue 27)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -113,14 +113,12 @@ def test_help_lists_every_command_in_registration_order(cli: Cli) -> None:
 
     every = typer.Typer()
     every.callback()(lambda: None)
-    for group in (main.keys, main.referee, main.player, main.life, main.orders, main.play,
-                  main.bot, main.inspect):
+    for group in (main.keys, main.referee, main.player, main.life, main.leave, main.takeback,
+                  main.orders, main.play, main.bot, main.inspect):
         group.register(every)
     for group in (main.replay, main.demo, main.mail, main.git, main.tournament, main.replay_page,
                   main.notify):
         group.register(every)
-    main.leave.register(every)
-    main.takeback.register(every)
     names = list(typer.main.get_command(every).commands)  # what Typer itself would list
     lines = ok(cli("--help")).out.splitlines()
     listed = [line.split()[0] for line in lines[lines.index("Commands:") + 1 :] if line.strip()]
