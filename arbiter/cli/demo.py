@@ -9,6 +9,8 @@ import typer
 
 from arbiter.cli.output import Output
 
+DEMO_CREATED = "2026-01-01T00:00:00Z"
+"""The creation time of every demo game: the same seed plays the same game."""
 
 def demo(
     folder: Path | None = typer.Argument(
@@ -35,7 +37,7 @@ def demo(
 ) -> None:
     """Let bots play a whole game through signed files, reveal it and verify it."""
     from arbiter.bots.selfplay import play
-    from arbiter.cli.referee import _pairs, now_utc
+    from arbiter.cli.referee import _pairs
     from arbiter.core import registry
     from arbiter.core.errors import NotReady, UsageError
     from arbiter.core.replay import verify
@@ -75,7 +77,9 @@ def demo(
             name,
             count,
             seed,
-            created=now_utc(),
+            # Not the clock: game.json's digest feeds every join's entropy, so the date must
+            # follow from the seed too, or "same game again" would deal another game.
+            created=DEMO_CREATED,
             progress=lambda n: bar.update(task, description=f"playing… {n} decisions"),
             levels=levels,
             options=options,
