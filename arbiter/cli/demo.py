@@ -12,6 +12,7 @@ from arbiter.cli.output import Output
 DEMO_CREATED = "2026-01-01T00:00:00Z"
 """The creation time of every demo game: the same seed plays the same game."""
 
+
 def demo(
     folder: Path | None = typer.Argument(
         None,
