@@ -6,30 +6,23 @@ from pathlib import Path
 
 import typer
 
+from arbiter.cli.signed_file import (
+    IDENTITY_HELP,
+    KEY_HELP,
+    MANIFEST_HELP,
+    SEAL_HELP,
+    STATE_HELP,
+)
+
 
 def leave(
-    state_file: Path = typer.Argument(
-        ..., help="Your players/<seat>/state.json (or state.json.age).", metavar="STATE-FILE"
-    ),
-    key: Path = typer.Option(
-        ..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."
-    ),
+    state_file: Path = typer.Argument(..., help=STATE_HELP, metavar="STATE-FILE"),
+    key: Path = typer.Option(..., "--key", "-k", help=KEY_HELP),
     days: int = typer.Option(..., "--days", "-d", help="Whole days of leave to take now."),
     output: Path = typer.Option(..., "-o", "--output", help="Leave file to write."),
-    identity: Path | None = typer.Option(
-        None,
-        "--identity",
-        "-i",
-        help="The private key that opens a sealed state file, if not --key (ssh-agent cannot).",
-    ),
-    seal: bool = typer.Option(
-        False, "--seal", help="Write OUTPUT.age sealed to the referee's key (a shared repository)."
-    ),
-    manifest: Path | None = typer.Option(
-        None,
-        "--manifest",
-        help="The game's game.json, for --seal (default: the one above the state file).",
-    ),
+    identity: Path | None = typer.Option(None, "--identity", "-i", help=IDENTITY_HELP),
+    seal: bool = typer.Option(False, "--seal", help=SEAL_HELP),
+    manifest: Path | None = typer.Option(None, "--manifest", help=MANIFEST_HELP),
 ) -> None:
     """Write a signed leave file: from its entry on, the game waits DAYS days.
 

@@ -7,6 +7,14 @@ from pathlib import Path
 
 import typer
 
+from arbiter.cli.signed_file import (
+    IDENTITY_HELP,
+    KEY_HELP,
+    MANIFEST_HELP,
+    SEAL_HELP,
+    STATE_HELP,
+)
+
 STEP_HELP = (
     "A step WHEN=>THEN: two JSON arrays of decisions. WHEN: the other seats' public "
     "decisions, in order, since the previous step (the first: since your state file's head); "
@@ -16,26 +24,16 @@ STEP_HELP = (
 
 
 def orders(
-    state_file: Path = typer.Argument(
-        ..., help="Your players/<seat>/state.json (or state.json.age).", metavar="STATE-FILE"
-    ),
-    key: Path = typer.Option(
-        ..., "--key", "-k", help="Your private key (or .pub to use ssh-agent)."
-    ),
+    state_file: Path = typer.Argument(..., help=STATE_HELP, metavar="STATE-FILE"),
+    key: Path = typer.Option(..., "--key", "-k", help=KEY_HELP),
     step: list[str] = typer.Option(None, "--step", "-s", help=STEP_HELP),
     cancel: bool = typer.Option(
         False, "--cancel", help="Write orders with no steps: they cancel your earlier ones."
     ),
     output: Path = typer.Option(..., "-o", "--output", help="Orders file to write."),
-    identity: Path | None = typer.Option(
-        None, "--identity", "-i", help="The private key that opens a sealed state file, if not --key."
-    ),
-    seal: bool = typer.Option(
-        False, "--seal", help="Write OUTPUT.age sealed to the referee's key (a sealed game)."
-    ),
-    manifest: Path | None = typer.Option(
-        None, "--manifest", help="The game's game.json, for --seal (default: the one above the state file)."
-    ),
+    identity: Path | None = typer.Option(None, "--identity", "-i", help=IDENTITY_HELP),
+    seal: bool = typer.Option(False, "--seal", help=SEAL_HELP),
+    manifest: Path | None = typer.Option(None, "--manifest", help=MANIFEST_HELP),
 ) -> None:
     """Sign standing orders against your state file's head: steps the referee applies for
     you, kept private until the reveal; a later file replaces them."""

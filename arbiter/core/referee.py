@@ -678,7 +678,9 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
                 table, manifest["game"], rebuilt.head, since, now, receipts.signing_key(gd)
             )
             if auto is not None:
-                waiting.timed_out = _record_referee_entry(gd, manifest, rebuilt, "leave-auto", auto)
+                waiting.timed_out = _record_referee_entry(
+                    gd, manifest, rebuilt, "leave-auto", auto, auto["time"]
+                )
                 return waiting
         if now < waiting.final:
             return waiting
@@ -728,18 +730,21 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
 
 
 def _record_referee_entry(
-    gd: GameDir, manifest: dict[str, Any], rebuilt: Rebuilt, kind: str, record: dict[str, Any]
+    gd: GameDir,
+    manifest: dict[str, Any],
+    rebuilt: Rebuilt,
+    kind: str,
+    record: dict[str, Any],
+    time: str | None,
 ) -> Accepted:
-    """Append the referee's own signed ``record`` (automatic leave) as the next entry,
-    dated with its ``time``; write what follows from it (under the lock, after ``heal``)."""
+    """Append the referee's own signed ``record`` (automatic leave, an appointment) as the
+    next entry, dated ``time``; write what follows from it (under the lock, after ``heal``)."""
     from arbiter.core.publish import apply_record
 
     table, seq, prev = rebuilt.table, rebuilt.seq + 1, rebuilt.head
     produced = apply_record(table, seq, record)
-    clocks.step(table, kind, record["seat"], record["time"])
-    entry = chainlib.make_entry(
-        seq, kind, record["seat"], prev, digest(record), produced.public, record["time"]
-    )
+    clocks.step(table, kind, record["seat"], time)
+    entry = chainlib.make_entry(seq, kind, record["seat"], prev, digest(record), produced.public, time)
     chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
     signed_bytes = _accepted_lines(gd, seq) + canonical(record) + b"\n"
     files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
@@ -796,7 +801,7 @@ def appoint(root: Path, seat: str, key: str, reason: int | None = None, now: str
                     "only after one (the player may hand the seat over with `arbiter handover`)"
                 )
             reason = max(reasons)
-        seq, prev = rebuilt.seq + 1, rebuilt.head
+        prev = rebuilt.head
         record: dict[str, Any] = {
             "format": APPOINT_FORMAT,
             "game": manifest["game"],
@@ -814,22 +819,5 @@ def appoint(root: Path, seat: str, key: str, reason: int | None = None, now: str
                 raise UsageError(f"the substitute's key: {problem}: a sealed game needs Ed25519 or RSA")
         record["signature"] = sign(record, receipts.signing_key(gd), NAMESPACE_APPOINT)
         validate("appoint", record, "the appointment")
-        produced = life.apply_appointment(table, seq, record)
         stamp = _stamp(manifest, rebuilt, now)
-        clocks.step(table, "appoint", seat, stamp)
-        entry = chainlib.make_entry(seq, "appoint", seat, prev, digest(record), produced.public, stamp)
-        chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
-        signed_bytes = _accepted_lines(gd, seq) + canonical(record) + b"\n"
-        files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
-        gd.write(gd.referee_signed, signed_bytes)
-        gd.write(gd.chain, chain_bytes)  # the commit point, as in submit
-        write_outputs(gd, manifest, files, seq, entry["hash"], table.life.keys)
-        return Accepted(
-            seq,
-            "appoint",
-            seat,
-            entry["hash"],
-            produced.public,
-            "over" if table.over else "playing",
-            table.waiting_for(),
-        )
+        return _record_referee_entry(gd, manifest, rebuilt, "appoint", record, stamp)

@@ -253,17 +253,7 @@ class Session:
             raise UsageError("pick at least one decision first")
         if self.key is None:
             raise UsageError("signing needs your key: pass it with --key")
-        before = self.state
-        fresh = self.transport.fetch()
-        moved = self._moved(fresh)
-        if moved is not None:
-            self._adopt(fresh, moved)
-            raise Moved(
-                f"the game moved on since your state file (entry #{before['seq']} → "
-                f"#{self.state['seq']}): nothing was signed; read what happened and decide "
-                "again",
-                [(n, line) for n, line in self.story if n > before["seq"]],
-            )
+        before = self._unmoved("read what happened and decide again")
         refusal = move_refusal(before, picks, self.engine)
         if refusal is not None:
             raise refusal
@@ -302,6 +292,22 @@ class Session:
             at = f" as entry #{exc.entry}" if exc.entry is not None else ""
             return f"the referee already had {name}{at}"
 
+    def _unmoved(self, then: str) -> dict[str, Any]:
+        """The state file to sign against, once a fetch shows the game has not moved on;
+        if it has, the session takes the new state file and ``Moved`` says what happened
+        (``then``: what to do next) — nothing is signed."""
+        before = self.state
+        fresh = self.transport.fetch()
+        moved = self._moved(fresh)
+        if moved is not None:
+            self._adopt(fresh, moved)
+            raise Moved(
+                f"the game moved on since your state file (entry #{before['seq']} → "
+                f"#{self.state['seq']}): nothing was signed; {then}",
+                [(n, line) for n, line in self.story if n > before["seq"]],
+            )
+        return before
+
     def send_life(self, kind: str, make: Callable[[dict[str, Any], Path], dict[str, Any]]) -> Sent:
         """Sign a resignation, an end proposal or an answer (``make(state, key)``,
         ``arbiter.core.life_files``) against the newest state file and deliver it.
@@ -311,16 +317,7 @@ class Session:
         """
         if self.key is None:
             raise UsageError("signing needs your key: pass it with --key")
-        before = self.state
-        fresh = self.transport.fetch()
-        moved = self._moved(fresh)
-        if moved is not None:
-            self._adopt(fresh, moved)
-            raise Moved(
-                f"the game moved on since your state file (entry #{before['seq']} → "
-                f"#{self.state['seq']}): nothing was signed; read what happened first",
-                [(n, line) for n, line in self.story if n > before["seq"]],
-            )
+        before = self._unmoved("read what happened first")
         data = pretty(make(before, self.key))
         digest8 = hashlib.sha256(data).hexdigest()[:8]
         return self._deliver(f"{self.seat}-{kind}-{before['seq'] + 1}-{digest8}.json", data, 0)
