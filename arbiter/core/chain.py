@@ -51,13 +51,13 @@ def line(entry: dict[str, Any]) -> bytes:
 
 
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
-# Every kind of entry (docs/chain.md); the life of a long game added the last
-# five, and clocks and takebacks the four after them.
-KINDS = frozenset(
-    ("genesis", "join", "move", "timeout", "resign", "propose-end", "answer", "handover", "appoint")
-) | {
-    "leave", "leave-auto", "takeback-request", "takeback", "orders", "order-step"
-}  # clocks; takebacks; standing orders
+# Every kind of entry (docs/chain.md): the first four from the start, the rest from the
+# life of a long game (docs/game-life.md: resign … appoint, clocks, takebacks, orders).
+KINDS = frozenset((
+    "genesis", "join", "move", "timeout",
+    "resign", "propose-end", "answer", "handover", "appoint",
+    "leave", "leave-auto", "takeback-request", "takeback", "orders", "order-step",
+))  # fmt: skip
 _SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _KEYS = ("digest", "format", "hash", "kind", "prev", "seat", "seq", "summary")
 # Games with deadlines stamp every entry with the referee's clock; "time" sorts last, so

@@ -411,18 +411,14 @@ def _replay_timeout(
     from arbiter.core import referee_records
     from arbiter.core.signing import NAMESPACE_TIMEOUT
 
-    def checked(signed: bool) -> None:  # the times are judged before the signature
-        referee_records.check(
-            record, seq, manifest, signed,
-            schema="timeout", what="the timeout", namespace=NAMESPACE_TIMEOUT, head=head,
-        )  # fmt: skip
-
-    checked(False)
+    referee_records.check(
+        record, seq, manifest, signatures,
+        schema="timeout", what="the timeout", namespace=NAMESPACE_TIMEOUT, head=head,
+    )  # fmt: skip
     if clock is None or clock.terms is None:
         raise _fail(f"entry #{seq}: a timeout in a game without deadlines")
     if record["since"] != clock.last or record["time"] != clock.pending:
         raise _fail(f"entry #{seq}: the timeout record's times are not the chain's")
-    checked(signatures)
     return apply_timeout(table, seq, record)
 
 
@@ -448,6 +444,8 @@ def _replay_leave_auto(
     except ArbiterError as exc:
         raise _fail(f"entry #{seq}: {exc.message}") from None
     return leave.apply_auto(table, record)
+
+
 def _replay_takeback(
     table: Table,
     seq: int,
