@@ -91,6 +91,8 @@ class Session:
         self.story_after: int | None = None
         self._last_seen_before: int | None = None
         self._checked_key = False
+        self.generation = 0
+        """How many times files were taken: a fetch begun before a later taking is stale."""
 
     # -- reading --------------------------------------------------------------------
     def load(self) -> None:
@@ -111,6 +113,10 @@ class Session:
         if self.fetched is not None and fresh.state == self.fetched.state:
             return None
         state = self._parse(fresh)
+        if self.state and state["seq"] < self.state["seq"]:
+            # Entries are only ever appended (a takeback too), so an older state file is a
+            # lagging copy (a slow mirror, a fetch begun before our own send): keep ours.
+            return None
         return None if self.state and state["head"] == self.state["head"] else state
 
     def _adopt(self, fetched: Fetched, state: dict[str, Any] | None = None) -> None:
@@ -120,6 +126,7 @@ class Session:
         last_seen = self.seen.last_seen() if self.seen is not None else None
         self._last_seen_before = last_seen
         self.fetched, self.state = fetched, state
+        self.generation += 1
         self.engine = known_engine(state)
         self.batch = Batch(self.engine, state) if state["legal"] else None
         decided_by = self.seen.decided_by if self.seen is not None else None

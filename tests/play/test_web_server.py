@@ -293,6 +293,70 @@ def test_a_stale_head_signs_nothing(game: Game, alice: PlayServer) -> None:
     assert shot["picks"] == [] and shot["state"] == now
 
 
+def test_an_action_on_a_table_the_page_no_longer_shows_is_refused(
+    game: Game, alice: PlayServer
+) -> None:
+    """The page names the head it drew, and a send the picks it confirmed: a batch the
+    game replaced while the player looked is never read against the new one."""
+    first = call(alice, "GET", "snapshot").json()
+    head = first["state"]["head"]
+    answer = call(alice, "POST", "pick", {"number": 1, "head": "0" * 64})
+    assert answer.status == 409 and answer.json()["code"] == "stale"
+    assert answer.json()["error"].startswith("the table changed while you were deciding")
+    assert call(alice, "GET", "snapshot").json()["picks"] == []
+    shot = pick_until_closed(alice)
+    before = folder_bytes(game.root)
+    answer = call(alice, "POST", "send", {"head": head, "picks": len(shot["picks"]) + 1})
+    assert answer.status == 409
+    assert answer.json()["error"].startswith("your batch changed while you were confirming")
+    assert folder_bytes(game.root) == before, "nothing was signed or sent"
+    sent = call(alice, "POST", "send", {"head": head, "picks": len(shot["picks"])}).json()
+    assert sent["delivered"]["decisions"] == len(shot["picks"])
+
+
+def test_a_fetch_begun_before_the_pages_send_does_not_take_the_page_back(
+    game: Game, alice: PlayServer
+) -> None:
+    """The background fetch runs outside the session's lock. One that read the files
+    before the page's own send, and is taken after it, must not put the page back on the
+    head the game has left (it once dropped a confirmed batch: a browser test's flake)."""
+    transport = alice.session.transport
+    real_fetch = transport.fetch
+    fetched = threading.Event()
+
+    def fetch_then_signal() -> Any:
+        files = real_fetch()
+        if threading.current_thread() is poke:
+            fetched.set()
+        return files
+
+    pick_until_closed(alice)
+    transport.fetch = fetch_then_signal  # type: ignore[method-assign]
+    moved: list[bool] = []
+    poke = threading.Thread(target=lambda: moved.append(alice.poke()))
+    with alice._lock:  # the page's request holds the lock, as act() does
+        poke.start()
+        assert fetched.wait(10), "the background fetch read the files"
+        sent = alice._act("send", {})  # waits for the fetch, then sends and takes the new
+    poke.join(10)
+    assert moved == [False]
+    now = json.loads((game.root / "players" / "alice" / "state.json").read_bytes())
+    shot = call(alice, "GET", "snapshot").json()
+    assert sent["delivered"] and shot["state"] == now
+
+
+def test_an_older_state_file_never_replaces_a_newer_one(game: Game, alice: PlayServer) -> None:
+    """A lagging copy (a slow mirror) of the seat's files is not taken."""
+    transport = alice.session.transport
+    old = transport.fetch()
+    pick_until_closed(alice)
+    call(alice, "POST", "send")
+    newer = call(alice, "GET", "snapshot").json()["state"]
+    transport.fetch = lambda: old  # type: ignore[method-assign]
+    assert alice.poke() is False
+    assert call(alice, "GET", "snapshot").json()["state"] == newer
+
+
 # -- keeping up ---------------------------------------------------------------------------------
 
 

@@ -243,8 +243,13 @@ class PlayServer:
         The fetch (a mail server, a pull) runs outside the session's lock, so the page
         stays answerable meanwhile; only taking the new files is under it."""
         with self._fetching:
+            generation = self.session.generation
             fetched = self._fetch()
         with self._lock:
+            if self.session.generation != generation:
+                # The page's own send took newer files between this fetch and now: taking
+                # these would go back to a head the game has left (and drop the batch).
+                return False
             moved = self._take(fetched)
         if moved:
             self._bump()
@@ -325,6 +330,7 @@ class PlayServer:
 
     def _act(self, what: str, body: dict[str, Any]) -> dict[str, Any]:
         session = self.session
+        _check_seen(body, session)
         if what == "pick":
             if self._sent_on is not None and session.state.get("head") == self._sent_on:
                 raise OutOfTurn("your move is sent: wait for the referee's new state")
@@ -339,6 +345,24 @@ class PlayServer:
         self._sent_on, self._sent_line = head, sent.where
         self._refresh()  # a desk shows the new state at once; mail and git when it comes
         return {"delivered": {"name": sent.name, "where": sent.where, "decisions": sent.decisions}}
+
+
+def _check_seen(body: dict[str, Any], session: Session) -> None:
+    """Refuse an action the page built on a table it no longer shows: the page names the
+    head it drew (``head``) and, for a send, how many picks it confirmed (``picks``).
+    Without this a send confirmed on a batch the game has since replaced would be read
+    against the new one."""
+    head, picks = body.get("head"), body.get("picks")
+    if head is not None and head != session.state.get("head"):
+        raise StaleHead(
+            "the table changed while you were deciding (nothing was signed): "
+            "look at it again and decide"
+        )
+    if picks is not None and picks != len(session.picks):
+        raise StaleHead(
+            "your batch changed while you were confirming (nothing was signed): "
+            "look at it again and send"
+        )
 
 
 def _typed(body: dict[str, Any]) -> int | str:

@@ -269,9 +269,13 @@ var ArbiterDraw = {};
     });
   }
 
-  function pick(number) { act("pick", {number: number}, focusNext); }
+  /* Each action names the head the page drew (and a send, the picks it confirmed), so
+   the server refuses it when the table changed under the player's eyes. */
+  function seenHead() { return shown && shown.state ? shown.state.head : null; }
 
-  function undo() { if (shown && shown.picks.length) act("undo", {}, focusNext); }
+  function pick(number) { act("pick", {number: number, head: seenHead()}, focusNext); }
+
+  function undo() { if (shown && shown.picks.length) act("undo", {head: seenHead()}, focusNext); }
 
   function confirmSend() {
     if (!shown || !shown.picks.length) return;
@@ -287,7 +291,7 @@ var ArbiterDraw = {};
 
   function send() {
     $("confirm").close("send");
-    act("send", {}, function () { $("status").focus(); });
+    act("send", {head: seenHead(), picks: shown ? shown.picks.length : 0}, function () { $("status").focus(); });
   }
 
   /* -- keeping up with the game ---------------------------------------------------------- */
