@@ -1,6 +1,6 @@
 """Mail round trips per turn in 3-player Mottainai bot games, with and without standing orders.
 
-    python benchmarks/standing_orders.py [--games N] [--seed S] [--level greedy|random]
+    python benchmarks/standing_orders.py [--games N] [--seed S] [--level greedy|random|search]
                                          [--max-files N] [--no-verify]
 
 Drives the referee core directly (``arbiter.core.referee.submit``), as the mail desk does
@@ -11,9 +11,10 @@ comes out of the same operation. Orders files are counted apart: a seat sends th
 another seat decides, so the game never waits for them (docs/standing-orders.md).
 
 Each game is played twice from the same seed: once without orders, once with the bots
-sending the obvious ones (``arbiter.bots.orders``): while the seat before it decides, each
-bot predicts that seat's turn in its own determinised worlds and orders its greedy batch
-for that case. Every game is revealed and verified afterwards (``--no-verify`` skips it).
+sending the obvious ones (``arbiter.bots.orders``): when another seat's turn begins, each
+bot not deciding predicts the others' decisions up to its turn in its own determinised
+worlds and orders, conditioned on the tasks they choose, the batch it would decide for
+that case (a new orders file replaces the pending one only when it differs). Every game is revealed and verified afterwards (``--no-verify`` skips it).
 Prints the table of docs/standing-orders.md; figures vary with the machine only in time.
 """
 
@@ -112,13 +113,18 @@ def play(
         files += 1
         if not orders:
             continue
+        now = load_state(game / "public" / "state.json")
+        turn_began = now["status"] == "playing" and now["prompt"]["seat"] != seat
         for other in SEATS:
             view = load_state(game / "players" / other / "state.json")
-            if view["status"] != "playing" or "orders" in view:
+            if view["status"] != "playing" or view["prompt"]["seat"] == other:
                 continue
-            rng = Rng(_derive(seed, f"orders:{other}:{_decided(game, other)}"))
-            steps = standing_orders(engine, view, rng)
-            if steps:
+            pending = view.get("orders")
+            if pending is not None and not turn_began:
+                continue  # orders are made (or made again) when another seat's turn begins
+            rng = Rng(_derive(seed, f"orders:{other}:{_decided(game, other)}:{view['seq']}"))
+            steps = standing_orders(engine, view, rng, level)
+            if steps and (pending is None or pending["steps"] != steps):
                 submit(game, pretty(make_orders(view, keys / other, steps)), "orders")
                 played.orders_sent += 1
                 files += 1
@@ -139,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--seed", default="orders")
-    parser.add_argument("--level", default="greedy", choices=["random", "greedy"])
+    parser.add_argument("--level", default="greedy", choices=["random", "greedy", "search"])
     parser.add_argument("--no-verify", action="store_true")
     parser.add_argument(
         "--max-files", type=int, default=MAX_FILES, help="stop a game after this many files"

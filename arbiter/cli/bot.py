@@ -41,6 +41,12 @@ def bot(
         "--manifest",
         help="The game's game.json, for --seal (default: the one above the state file).",
     ),
+    orders: bool = typer.Option(
+        False,
+        "--orders",
+        help="While another seat decides, write the bot's standing orders for your next "
+        "turn instead (docs/standing-orders.md); on your turn, the move as usual.",
+    ),
 ) -> None:
     """Let a bot choose your decisions up to the next barrier and sign the move file."""
     from arbiter.bots.agreement import answer_file
@@ -63,11 +69,15 @@ def bot(
         labels = f"{move_file['answer']} {pending['seat']}'s {asked}"
     elif state["status"] != "playing" or not state["legal"]:
         who = state["prompt"]["seat"] if state["prompt"] else None
-        raise OutOfTurn(
-            f"the game is {state['status']}: nothing to decide"
-            if who is None
-            else f"it is {who}'s turn, not {state['seat']}'s: wait for your next state file"
-        )
+        if who is not None and orders:
+            move_file, labels = _bot_orders(state, key, level, seed)
+        else:
+            raise OutOfTurn(
+                f"the game is {state['status']}: nothing to decide"
+                if who is None
+                else f"it is {who}'s turn, not {state['seat']}'s: wait for your next state "
+                "file (or let the bot order your next turn now: --orders)"
+            )
     else:
         move_file, labels = _bot_move(state, key, level, seed, budget)
     if seal:
@@ -106,6 +116,28 @@ def _bot_move(
     engine = _engine_of(state)
     actions = decide(engine, state, level, bot_rng(seed, state), budget)
     return make_move(state, key, actions), "; ".join(engine.label(a) for a in actions)
+
+
+def _bot_orders(
+    state: dict[str, Any], key: Path, level: str, seed: str
+) -> tuple[dict[str, Any], str]:
+    """The bot's standing orders for the seat's next turn (arbiter.bots.orders)."""
+    from arbiter.bots.levels import bot_rng
+    from arbiter.bots.orders import standing_orders
+    from arbiter.core.errors import UsageError
+    from arbiter.core.orders import make_orders, supported
+
+    engine = _engine_of(state)
+    if not supported(engine):
+        raise UsageError(f"{engine.info.name} does not take standing orders yet: send your moves")
+    steps = standing_orders(engine, state, bot_rng(seed, state), level)
+    if not steps:
+        raise UsageError(
+            "the bot sees no obvious order for your next turn: wait for your state file"
+        )
+    then = "; ".join(engine.label(a) for a in steps[0]["then"])
+    when = "whatever the others do" if steps[0]["when"] == ["*"] else "if the others play as it expects"
+    return make_orders(state, key, steps), f"standing orders: {when}, {then}"
 
 
 def register(app: typer.Typer) -> None:

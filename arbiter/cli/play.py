@@ -133,6 +133,34 @@ def add(
     Output().line(line)
 
 
+@app.command("orders")
+def orders(
+    game: str = typer.Argument(
+        ..., help="A game id of your profile, or your state file.", metavar="GAME"
+    ),
+    key: Path | None = typer.Option(
+        None, "--key", "-k", help="Your private key (default: the profile's)."
+    ),
+    level: str = typer.Option(
+        "greedy", "--level", "-l", help="The bot that proposes them: random, greedy or search."
+    ),
+    seed: str = typer.Option("", "--seed", help="Seeds the bot's choices (as arbiter bot)."),
+    cancel: bool = typer.Option(False, "--cancel", help="Cancel your pending standing orders."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Sign and send without asking."),
+) -> None:
+    """While another seat decides: let a bot propose standing orders for your next turn,
+    and send them if you agree (docs/standing-orders.md)."""
+    from arbiter.play import launch
+    from arbiter.play import orders as play_orders
+    from arbiter.play.terminal import ask_line
+
+    session = launch.session_for(game, key, None)
+    code = play_orders.run(
+        session, Output(), level=level, seed=seed, cancel=cancel, yes=yes, ask=ask_line
+    )
+    raise typer.Exit(code)
+
+
 @app.command("remove")
 def remove(game: str = typer.Argument(..., help="The game id.", metavar="GAME")) -> None:
     """Take a game out of your profile (its outbox and files stay on disk)."""

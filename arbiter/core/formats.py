@@ -40,6 +40,10 @@ TAKEBACK_FORMAT = "arbiter.takeback/1"
 TAKEBACK_RECORD_FORMAT = "arbiter.takeback-record/1"
 
 # Standing orders (issue 27 item 7, docs/standing-orders.md): the seat's private file and
-# the referee's record of each step it applied.
-ORDERS_FORMAT = "arbiter.orders/1"
+# the referee's record of each step it applied. Version 2 makes `when` a pattern (a decision
+# matches on the fields it names, "*" any number of decisions); version-1 files, whose
+# conditions are exact, are still read and judged as before.
+ORDERS_FORMAT = "arbiter.orders/2"
+ORDERS_FORMAT_1 = "arbiter.orders/1"
+ORDERS_FORMATS = (ORDERS_FORMAT, ORDERS_FORMAT_1)
 ORDER_STEP_FORMAT = "arbiter.order-step/1"

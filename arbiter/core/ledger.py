@@ -28,7 +28,8 @@ FILE_KINDS = {
     "arbiter.handover/1": ("handover", "handover"),
     "arbiter.leave/1": ("leave", "leave"),
     "arbiter.takeback/1": ("takeback-request", "takeback"),
-    "arbiter.orders/1": ("orders", "orders"),
+    "arbiter.orders/2": ("orders", "orders"),
+    "arbiter.orders/1": ("orders", "orders-v1"),
 }
 MANIFEST_SCHEMAS = {MANIFEST_FORMAT: "manifest", MANIFEST_FORMAT_1: "manifest-v1"}
 

@@ -447,9 +447,10 @@ class MoveFile(Strict):
     """SSHSIG over the canonical bytes of this object without `signature`."""
 
 
-class OrderStep(Strict):
-    """One step of a standing order: when the other seats' public decisions since the
-    previous step (or since `after`) are exactly `when`, the referee applies `then`."""
+class OrderStepV1(Strict):
+    """One step of a version-1 standing order: when the other seats' public decisions
+    since the previous step (or since `after`) are exactly `when`, the referee applies
+    `then`."""
 
     when: list[Decision] = Field(max_length=256)
     """The other seats' public decisions, in order (a hidden card left out, as the
@@ -458,12 +459,36 @@ class OrderStep(Strict):
     """This seat's batch, applied all or none like a move file's `actions`."""
 
 
+class OrderStep(Strict):
+    """One step of a standing order: when the other seats' public decisions since the
+    previous step (or since `after`) match the pattern `when`, the referee applies `then`."""
+
+    when: list[Decision | Literal["*"]] = Field(max_length=256)
+    """A pattern over the other seats' public decisions, in order: a decision matches a
+    public decision that has each of its fields with the same value (fields it leaves
+    out may be anything); `"*"` matches any number of decisions, none included."""
+    then: list[Decision] = Field(min_length=1, max_length=64)
+    """This seat's batch, applied all or none like a move file's `actions`."""
+
+
+class OrdersFileV1(Strict):
+    """A seat's standing orders, format version 1 (conditions are exact decisions); still
+    read, so that games that used it verify."""
+
+    format: Literal["arbiter.orders/1"]
+    game: GameId
+    seat: SeatId
+    after: Digest
+    steps: list[OrderStepV1] = Field(max_length=64)
+    signature: Armored
+
+
 class OrdersFile(Strict):
     """A seat's standing orders (namespace arbiter-orders), ICCF style: a linear list of
     conditional steps, kept private by the referee until the reveal. A later file replaces
     it; one with no steps cancels it."""
 
-    format: Literal["arbiter.orders/1"]
+    format: Literal["arbiter.orders/2"]
     game: GameId
     seat: SeatId
     after: Digest
@@ -726,6 +751,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "takeback": TakebackFile,
     "takeback-record": TakebackRecord,
     "orders": OrdersFile,
+    "orders-v1": OrdersFileV1,
     "order-step": OrderStepFile,
     "chain-entry": ChainEntry,
     "state": StateFile,

@@ -4,12 +4,13 @@ A seat signs an ``arbiter.orders/1`` file: a linear list of steps ``{when, then}
 referee keeps the file private (``referee/signed.jsonl``; the chain entry ``orders``
 holds only its digest, the public log says only that the seat sent standing orders).
 Step k applies the moment the other seats' public decisions since the previous step (or
-since the file's ``after``) are exactly its ``when`` and the game waits for the seat: the
+since the file's ``after``) match its ``when`` and the game waits for the seat (a pattern
+in ``arbiter.orders/2``, ``arbiter.core.order_patterns``; exact decisions in version 1): the
 referee then appends, in the same operation, its signed ``order-step`` entry with the
 step's ``then`` — so the next seat gets its state without a mail round trip.
 
-The first mismatch drops the rest: a decision of another seat that does not continue
-``when``, a step whose batch is not legal when its condition is met, or a decision the
+The first mismatch drops the rest: a decision of another seat after which ``when`` can
+no longer match, a step whose batch is not legal when its condition is met, or a decision the
 seat takes itself (a move file or a timeout). A later orders file replaces the earlier; one
 with no steps cancels it.
 
@@ -26,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from arbiter.core import order_patterns
 from arbiter.core.entrylines import EntryLines
 from arbiter.core.errors import (
     ArbiterError,
@@ -55,6 +57,8 @@ class Standing:
     """The next step to apply."""
     since: list[dict[str, Any]] = field(default_factory=list)
     """The other seats' public decisions since the previous step (or the file's head)."""
+    exact: bool = False
+    """A version-1 file: ``when`` holds exact decisions, not a pattern."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,8 +80,20 @@ def public(engine: Any, action: dict[str, Any]) -> dict[str, Any]:
     return dict(engine.public_decision(action))
 
 
-def _when(table: Table, standing: Standing) -> list[dict[str, Any]]:
-    return [public(table.engine, a) for a in standing.steps[standing.index]["when"]]
+def _when(table: Table, standing: Standing) -> list[Any]:
+    """The next step's condition. A version-1 file's decisions are read through the
+    engine's public form, as they always were; a pattern is taken as written (a field the
+    public form lacks then never matches)."""
+    when = standing.steps[standing.index]["when"]
+    return [public(table.engine, a) for a in when] if standing.exact else list(when)
+
+
+def _viable(table: Table, standing: Standing) -> bool:
+    return order_patterns.viable(_when(table, standing), standing.since, standing.exact)
+
+
+def _met(table: Table, standing: Standing) -> bool:
+    return order_patterns.met(_when(table, standing), standing.since, standing.exact)
 
 
 # -- the orders file ---------------------------------------------------------------------
@@ -105,6 +121,8 @@ def check_orders(table: Table, record: dict[str, Any], head: str, seq: int) -> N
 
 def apply_orders(table: Table, seq: int, record: dict[str, Any], file_digest: str) -> EntryLines:
     """Accept an orders file as chain entry ``seq``: it replaces the seat's earlier orders."""
+    from arbiter.core.formats import ORDERS_FORMAT_1
+
     table.skip_ply()  # draws nothing (docs/rng.md §3)
     seat = record["seat"]
     lines = EntryLines(seats={s: [] for s in table.narrated_seats})
@@ -113,7 +131,8 @@ def apply_orders(table: Table, seq: int, record: dict[str, Any], file_digest: st
     steps = [dict(step) for step in record["steps"]]
     own = lines.seats.get(seat)
     if steps:
-        table.orders[seat] = Standing(file_digest, seq, steps)
+        exact = record["format"] == ORDERS_FORMAT_1
+        table.orders[seat] = Standing(file_digest, seq, steps, exact=exact)
     if own is not None:
         own.append(f"{seat} sent standing orders.")
         said = (
@@ -151,8 +170,7 @@ def observe(
                 _drop(table, owner, lines, "you decided yourself")
             continue
         standing.since.extend(public(table.engine, a) for a in actions)
-        when = _when(table, standing)
-        if standing.since != when[: len(standing.since)]:
+        if not _viable(table, standing):
             _drop(table, owner, lines, f"{seat}'s decisions are not those of step {standing.index + 1}")
     settle(table, seq + 1, lines)
 
@@ -162,7 +180,7 @@ def settle(table: Table, seq: int, lines: EntryLines) -> None:
     but its batch is not legal here (entry ``seq`` would be the step)."""
     prompt = table.prompt()
     standing = table.orders.get(prompt.seat) if prompt is not None else None
-    if standing is None or standing.since != _when(table, standing):
+    if standing is None or not _met(table, standing):
         return
     if not _legal(table, seq, prompt.seat, standing.steps[standing.index]["then"]):
         _drop(table, prompt.seat, lines, f"the decisions of step {standing.index + 1} are not legal here")
@@ -199,7 +217,7 @@ def due(table: Table, seq: int) -> tuple[str, Standing] | None:
     if prompt is None:
         return None
     standing = table.orders.get(prompt.seat)
-    if standing is None or standing.since != _when(table, standing):
+    if standing is None or not _met(table, standing):
         return None
     then = standing.steps[standing.index]["then"]
     if not _legal(table, seq, prompt.seat, then):
@@ -320,8 +338,8 @@ def replay_step(table: Table, seq: int, step: dict[str, Any]) -> EntryLines:
     if found is None or found[0] != seat:
         raise Tampered(
             f"entry #{seq}: order step {step['step'] + 1} of {seat} was applied against its "
-            "condition (the others' decisions since the previous step are not its `when`, "
-            "or the game did not wait for it)"
+            "condition (the others' decisions since the previous step do not match its "
+            "`when`, or the game did not wait for it)"
         )
     return apply_step(table, seq, seat, standing)
 
@@ -330,13 +348,14 @@ def replay_step(table: Table, seq: int, step: dict[str, Any]) -> EntryLines:
 
 
 def parse_step(text: str, index: int) -> dict[str, Any]:
-    """Read ``--step 'WHEN=>THEN'``: two JSON arrays of decisions (WHEN may be ``[]``)."""
+    """Read ``--step 'WHEN=>THEN'``: two JSON arrays of decisions (WHEN may be ``[]``, and
+    may hold ``"*"``: any number of the others' decisions)."""
     from arbiter.core.canonical import parse_strict
 
     if "=>" not in text:
         raise UsageError(
             f"--step {index}: write WHEN=>THEN, two JSON arrays of decisions, e.g. "
-            '\'[{"kind": "task", "card": "kite"}]=>[{"kind": "prayer"}]\''
+            '\'["*", {"kind": "task", "card": 12}]=>[{"kind": "prayer"}]\''
         )
     when_text, then_text = text.split("=>", 1)
     sides = []
@@ -345,12 +364,14 @@ def parse_step(text: str, index: int) -> dict[str, Any]:
             value = parse_strict(part.strip().encode(), f"--step {index} {name}")
         except ArbiterError as exc:
             raise UsageError(f"--step {index}: {name} is not JSON ({exc.message})") from None
+        star = name == "WHEN"
         if not isinstance(value, list) or not all(
-            isinstance(a, dict) and isinstance(a.get("kind"), str) for a in value
+            (isinstance(a, dict) and isinstance(a.get("kind"), str))
+            or (star and a == order_patterns.ANY)
+            for a in value
         ):
-            raise UsageError(
-                f'--step {index}: {name} must be a JSON array of decisions, each {{"kind": ...}}'
-            )
+            what = 'each {"kind": ...} or "*"' if star else 'each {"kind": ...}'
+            raise UsageError(f"--step {index}: {name} must be a JSON array of decisions, {what}")
         sides.append(value)
     if not sides[1]:
         raise UsageError(f"--step {index}: THEN must hold at least one of your decisions")

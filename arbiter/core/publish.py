@@ -23,7 +23,7 @@ from arbiter.core.formats import (
     LEAVE_AUTO_FORMAT,
     MOVE_FORMAT,
     ORDER_STEP_FORMAT,
-    ORDERS_FORMAT,
+    ORDERS_FORMATS,
     TAKEBACK_RECORD_FORMAT,
     TIMEOUT_FORMAT,
 )
@@ -79,7 +79,7 @@ def apply_record(
         return takeback.apply_record(table, seq, record)
     if fmt == ORDER_STEP_FORMAT:
         return orders.replay_step(table, seq, record)
-    if fmt == ORDERS_FORMAT:
+    if fmt in ORDERS_FORMATS:
         return orders.apply_orders(table, seq, record, file_digest)
     kind = FILE_KINDS[fmt][0]
     return life.apply_seat_file(table, seq, kind, record, file_digest)

@@ -129,6 +129,7 @@ class Terminal:
                     self.out.line("")
                     self.out.line(waiting)
                     return 0 if self._answer() is None or not session.my_turn() else self.run()
+                self._orders_hint()
                 # Nothing to decide and nothing done: the one-line answer, exit 11, so a
                 # script can tell (README, "Exit codes").
                 raise OutOfTurn(waiting)
@@ -140,6 +141,23 @@ class Terminal:
             self.out.line("")
             self.out.line("Your turn again.")
             self.draw(session.state)
+
+    def _orders_hint(self) -> None:
+        """While another seat decides: the seat's pending standing orders, or how to
+        send some (docs/standing-orders.md)."""
+        from arbiter.core.orders import supported
+        from arbiter.play.orders import pending_line
+
+        state = self.session.state
+        if state["status"] != "playing" or not supported(self.session.engine):
+            return
+        line = pending_line(state)
+        self.out.line("")
+        self.out.line(
+            line[0].upper() + line[1:] + "."
+            if line is not None
+            else "While you wait, `arbiter play orders` lets a bot order your next turn."
+        )
 
     def join_only(self) -> int:
         """No state file has reached this player yet: offer to sign and send the join."""

@@ -61,3 +61,30 @@ def test_an_unknown_level_is_a_usage_error(tmp_path: Path) -> None:
     alone = _isolated(tmp_path, game, seat)
     result = arbiter("bot", "state.json", "--key", "key", "-o", "m.json", "--level", "x", cwd=alone)
     assert result.returncode == 2 and "--level takes random, greedy, search" in result.stderr
+
+
+def test_out_of_turn_the_bot_orders_your_next_turn(tmp_path: Path) -> None:
+    """``--orders``: while another seat decides, the bot writes standing orders for the
+    seat's next turn (docs/standing-orders.md), and the referee takes them."""
+    run = play(tmp_path, "mottainai", 3, "cli-bot-orders", max_files=7, reveal_at_end=False)
+    public = json.loads(GameDir(run.game).public_state.read_text())
+    waiting = next(s for s in ("alice", "bob", "carol") if s != public["prompt"]["seat"])
+    alone = _isolated(tmp_path, run.game, waiting)
+    result = arbiter("bot", "state.json", "--key", "key", "-o", "o.json", "--orders", cwd=alone)
+    assert result.returncode == 0, result.stderr
+    assert "standing orders:" in result.stdout
+    orders = json.loads((alone / "o.json").read_bytes())
+    assert orders["format"] == "arbiter.orders/2" and orders["seat"] == waiting
+    assert len(orders["steps"]) == 1 and orders["steps"][0]["when"][0] == "*"
+    submit(run.game, (alone / "o.json").read_bytes(), "o.json")
+    mine = json.loads((run.game / "players" / waiting / "state.json").read_bytes())
+    assert mine["orders"]["steps"] == orders["steps"]
+
+
+def test_an_engine_without_orders_says_so(tmp_path: Path) -> None:
+    game, seat = _game_in_progress(tmp_path, "momiji", files=4)
+    other = next(s for s in ("alice", "bob") if s != seat)
+    alone = _isolated(tmp_path, game, other)
+    result = arbiter("bot", "state.json", "--key", "key", "-o", "o.json", "--orders", cwd=alone)
+    assert result.returncode == 2 and "does not take standing orders yet" in result.stderr
+    assert not (alone / "o.json").exists()

@@ -289,3 +289,92 @@ def test_MC_R19_a_pass_ordered_in_an_auction_fires(cli: Cli, tmp_path: Path) -> 
     assert _state(game)["prompt"]["seat"] != "carol" or _state(game)["prompt"]["detail"]["card"] != "6"
     ok(cli("reveal", root, "--force"))
     ok(cli("verify", root))
+
+
+# -- patterns (arbiter.orders/2) ------------------------------------------------------------
+
+
+def test_a_star_answers_whatever_the_others_do(cli: Cli, game: Game) -> None:
+    """`"*"` matches any number of decisions: bob's turn is ordered for any turn of alice's."""
+    bob_card = min(_hand(game, "bob"))
+    step = _step(["*"], [{"kind": "play", "card": bob_card}, {"kind": "draw"}])
+    path = _orders(game, "bob", step)
+    assert json.loads(path.read_bytes())["format"] == "arbiter.orders/2"
+    ok(cli("submit", game.root, path))
+    card = max(_hand(game, "alice"))
+    ok(cli("submit", game.root, game.move("alice", {"kind": "play", "card": card}, {"kind": "draw"})))
+    assert _kinds(game)[-2:] == ["move", "order-step"]
+    assert bob_card in _state(game)["view"]["tallies"]["bob"]
+    ok(cli("reveal", game.root, "--force"))
+    ok(cli("verify", game.root))
+
+
+def test_a_decision_matches_on_the_fields_it_names(cli: Cli, game: Game) -> None:
+    """`{"kind": "play"}` is any play; a card named must be the card played."""
+    hand = sorted(_hand(game, "alice"))
+    bob_card = min(_hand(game, "bob"))
+    then = [{"kind": "play", "card": bob_card}, {"kind": "draw"}]
+    ok(cli("submit", game.root, _orders(game, "bob", _step([{"kind": "play"}, "*"], then))))
+    ok(cli("submit", game.root, game.move("alice", {"kind": "play", "card": hand[1]}, {"kind": "draw"})))
+    assert _kinds(game)[-1] == "order-step"
+    # Two seats: alice decides again; bob's next orders name the card she must play.
+    assert _state(game)["prompt"]["seat"] == "alice"
+    named = _step([{"kind": "play", "card": hand[0]}, "*"], [{"kind": "draw"}])
+    ok(cli("submit", game.root, _orders(game, "bob", named)))
+    alice_now = sorted(_hand(game, "alice"))
+    other = next(c for c in alice_now if c != hand[0])
+    ok(cli("submit", game.root, game.move("alice", {"kind": "play", "card": other}, {"kind": "draw"})))
+    assert _kinds(game)[-1] == "move" and _state(game)["prompt"]["seat"] == "bob"
+    assert "stop at step 1" in (game.root / "players/bob/log.md").read_text()
+    ok(cli("reveal", game.root, "--force"))
+    ok(cli("verify", game.root))
+
+
+def test_a_version_1_file_is_still_judged_exactly(cli: Cli, game: Game) -> None:
+    """An `arbiter.orders/1` file (older tools) is accepted, and its `when` means what it
+    always did: `{"kind": "play"}` is not the same decision as a play of card 3."""
+    bob = _state(game, "bob")
+    record = {
+        "format": "arbiter.orders/1",
+        "game": bob["game"],
+        "seat": "bob",
+        "after": bob["head"],
+        "steps": [{"when": [{"kind": "play"}, {"kind": "draw"}], "then": [{"kind": "draw"}]}],
+    }
+    record["signature"] = sign(record, game.keys / "bob", NAMESPACE_ORDERS)
+    path = game.out("v1")
+    path.write_bytes(canonical(record))
+    ok(cli("submit", game.root, path))
+    card = min(_hand(game, "alice"))
+    ok(cli("submit", game.root, game.move("alice", {"kind": "play", "card": card}, {"kind": "draw"})))
+    assert _kinds(game)[-1] == "move" and _state(game)["prompt"]["seat"] == "bob"
+    assert "stop at step 1" in (game.root / "players/bob/log.md").read_text()
+    ok(cli("reveal", game.root, "--force"))
+    ok(cli("verify", game.root))
+
+
+def test_a_star_in_then_is_refused(cli: Cli, game: Game) -> None:
+    bad = cli("orders", game.state("bob"), "--key", game.keys / "bob", "--step", '[]=>["*"]',
+              "-o", game.out("x"))
+    assert 'THEN must be a JSON array of decisions, each {"kind": ...}' in error_line(bad, 2)
+
+
+def test_a_step_forged_against_its_pattern_is_caught(cli: Cli, game: Game) -> None:
+    card = min(_hand(game, "alice"))
+    bob_card = min(_hand(game, "bob"))
+    then = [{"kind": "play", "card": bob_card}, {"kind": "draw"}]
+    ok(cli("submit", game.root, _orders(game, "bob", _step([{"kind": "play"}, "*"], then))))
+    ok(cli("submit", game.root, game.move("alice", {"kind": "play", "card": card}, {"kind": "draw"})))
+    ok(cli("reveal", game.root, "--force"))
+    # The referee forges: the orders said "when alice draws first", which she did not.
+    _rewrite_orders(game, lambda orders: orders["steps"][0].__setitem__("when", [{"kind": "draw"}, "*"]))
+    log = game.root / "players/bob/log.md"
+    lines = log.read_text().splitlines(keepends=True)
+    last = max(n for n, line in enumerate(lines) if line.startswith("- `#4`"))
+    drop = (
+        "- `#4` Your standing orders (entry #3) stop at step 1: alice's decisions are not "
+        "those of step 1; the rest are dropped.\n"
+    )
+    log.write_text("".join([*lines[: last + 1], drop, *lines[last + 1 :]]))
+    result = cli("verify", game.root)
+    assert "applied against its condition" in error_line(result, 16)
