@@ -148,6 +148,13 @@ def verify(
         help="A receipt from the referee (repeatable): its entry must be in the chain.",
         metavar="RECEIPT",
     ),
+    record: Path | None = typer.Option(
+        None,
+        "--record",
+        help="A game record (`arbiter export`): it must be exactly the record this revealed "
+        "game gives.",
+        metavar="FILE",
+    ),
     seat: str | None = typer.Option(
         None, "--seat", "-s", help="In a sealed game: also open this seat's files (with --key)."
     ),
@@ -183,10 +190,10 @@ def verify(
     from arbiter.core.errors import UsageError
 
     if not _one_game(folders, jobs, scheduler, progress):
-        if receipt or seat is not None or key is not None:
+        if receipt or record is not None or seat is not None or key is not None:
             raise UsageError(
-                "--receipt, --seat and --key check one game folder: give exactly one "
-                "game folder (without -j, --scheduler or --progress)"
+                "--receipt, --record, --seat and --key check one game folder: give exactly "
+                "one game folder (without -j, --scheduler or --progress)"
             )
         from arbiter.cli.verify_many import run
 
@@ -201,6 +208,10 @@ def verify(
         raise UsageError("--seat and --key go together: give the seat and its private key")
     seat_key = SeatKey(seat, key) if seat is not None and key is not None else None
     report = check(folder, receipts=receipt, seat_key=seat_key)
+    if record is not None:  # the game verified: now its record (docs/records.md)
+        from arbiter.export.compare import check_record
+
+        report.checks.append(check_record(folder, record))
     if as_json:
         out.json(
             {

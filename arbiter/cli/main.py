@@ -23,6 +23,7 @@ from arbiter.cli import (
     orders,
     play,
     player,
+    ratings,
     referee,
     replay,
     takeback,
@@ -30,6 +31,7 @@ from arbiter.cli import (
 )
 from arbiter.cli import html as replay_page
 from arbiter.core.errors import ArbiterError
+from arbiter.export import command as export_command
 
 HELP = "Referee board games played by signed JSON move files; anyone can verify the result."
 
@@ -164,6 +166,8 @@ for group in (
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html
 notify.register(_registry)  # arbiter notify
+ratings.register(_registry)  # arbiter ratings
+export_command.register(_registry)  # arbiter export
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -232,10 +232,13 @@ def report(
     results = read_results(root, tournament)
     written = write(root, tournament, standings(tournament, results), results, output or root)
     if as_json:
-        out.json({"markdown": str(written.markdown), "html": str(written.html)})
+        out.json(
+            {"markdown": str(written.markdown), "html": str(written.html), "json": str(written.json)}
+        )
         return
     out.line(f"wrote {written.markdown}")
     out.line(f"wrote {written.html}")
+    out.line(f"wrote {written.json}")
 
 
 @app.command("verify")
@@ -247,12 +250,100 @@ def verify(
     ),
     as_json: bool = JSON,
 ) -> None:
-    """Verify every game of the tournament (as `arbiter verify` does for many folders)."""
+    """Check the tournament from its signed record — tournament.json, every pairing, the
+    game folders, each result and the published standings — then verify every game."""
     from arbiter.cli.verify_many import run  # type: ignore[import-not-found, unused-ignore]
-    from arbiter.tournament import folder
+    from arbiter.tournament.audit import audit
 
-    folder.load(root)  # a tournament folder, not any folder of games
+    found = audit(root)
+    if not as_json:
+        out = Output()
+        for note in found.notes:
+            out.line(note)
     run(game_folders(root), jobs, scheduler, as_json)
+
+
+@app.command("finish")
+def finish(root: Path = FOLDER) -> None:
+    """Record the last round's results and close the tournament's record."""
+    from arbiter.cli.referee import now_utc
+    from arbiter.tournament.rounds import finish as close
+
+    tournament = close(root, now_utc())
+    Output().line(
+        f"{tournament.id} is finished: {tournament.rounds} rounds recorded; publish it "
+        "(without organiser/ and the games' referee/ folders) for anyone to check with "
+        "`arbiter tournament verify`"
+    )
+
+
+@app.command("simulate")
+def simulate_command(
+    players: int = typer.Option(..., "--players", "-n", help="Players in the field."),
+    seed: str = typer.Option(..., "--seed", "-s", help="Any text: the same seed, the same tournament."),
+    rounds: int | None = typer.Option(None, "--rounds", "-r", help="Rounds (default: as `new`)."),
+    table_size: int = typer.Option(2, "--table-size", "-t", help="Players a table."),
+    pairing: str | None = typer.Option(
+        None, "--format", "-f", help="round-robin or swiss (default: as `new`).", metavar="FORMAT"
+    ),
+    game: str = typer.Option("mottainai", "--game", "-g", help="The engine whose table sizes apply."),
+    as_json: bool = JSON,
+) -> None:
+    """Pair a seeded random tournament by the real rules, with random results and no
+    games (FIDE's random-tournament generator, for checking pairings)."""
+    from arbiter.tournament.simulate import simulate
+
+    made = simulate(
+        players, seed, rounds=rounds, table_size=table_size, pairing=pairing, engine=game
+    )
+    out = Output(as_json)
+    if as_json:
+        out.json(made)
+        return
+    out.line(
+        f"{made['players']} players, {made['format']}, {made['rounds']} rounds, tables of "
+        f"{made['table_size']}, seed {seed!r}"
+    )
+    for played in made["schedule"]:
+        tables = "  ".join("(" + ", ".join(t) + ")" for t in played["tables"])
+        byes = f"  byes: {', '.join(played['byes'])}" if played["byes"] else ""
+        out.line(f"round {played['round']}: {tables}{byes}")
+    from arbiter.tournament.report import COLUMNS
+
+    out.table(
+        None,
+        list(COLUMNS),
+        [
+            [str(r["rank"]), r["name"], str(r["points"]), str(r["opponents"]), str(r["score"]),
+             str(r["games"]), str(r["byes"])]
+            for r in made["standings"]
+        ],
+    )
+    out.line(f"pairings digest: {made['digest']}")
+
+
+@app.command("check")
+def check(
+    root: Path = FOLDER,
+    round_number: int = typer.Option(..., "--round", "-r", help="The round to pair again."),
+    as_json: bool = JSON,
+) -> None:
+    """Pair one round again from the signed record and compare it with the recorded one."""
+    from arbiter.tournament.checks import check_round
+
+    checked = check_round(root, round_number)
+    out = Output(as_json)
+    if as_json:
+        out.json(checked)
+        return
+    out.line(
+        f"round {round_number}: the recorded pairing is the one the rules give "
+        f"(seed {checked['seed'][:16]}…, {len(checked['tables'])} tables)"
+    )
+    for number, seats in enumerate(checked["tables"], start=1):
+        out.line(f"  table {number}: {', '.join(seats)}")
+    if checked["byes"]:
+        out.line(f"  byes: {', '.join(checked['byes'])}")
 
 
 def game_folders(root: Path) -> list[Path]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic.json_schema import SkipJsonSchema
 
 
 def _chars(first: str, allowed: str, max_length: int) -> dict[str, Any]:
@@ -533,29 +534,33 @@ class StandingModel(Strict):
     """The other seats' public decisions since the previous step (or the file's head)."""
 
 
+ChainKind = Literal[
+    "genesis",
+    "join",
+    "move",
+    "timeout",
+    "resign",
+    "propose-end",
+    "answer",
+    "handover",
+    "appoint",
+    "leave",
+    "leave-auto",
+    "takeback-request",
+    "takeback",
+    "orders",
+    "order-step",
+]
+"""Every kind of chain entry (docs/chain.md §4); a game record's entries carry the same."""
+
+
 class ChainEntry(Strict):
     """One line of `chain.jsonl`: an accepted file, linked to the previous line."""
 
     format: Literal["arbiter.chain/1"]
     seq: int = Field(ge=0)
     """0 is the genesis entry (the manifest); then one per accepted file."""
-    kind: Literal[
-        "genesis",
-        "join",
-        "move",
-        "timeout",
-        "resign",
-        "propose-end",
-        "answer",
-        "handover",
-        "appoint",
-        "leave",
-        "leave-auto",
-        "takeback-request",
-        "takeback",
-        "orders",
-        "order-step",
-    ]
+    kind: ChainKind
     seat: SeatId | None
     prev: Digest | None
     """Hash of the previous entry (null for genesis)."""
@@ -732,6 +737,254 @@ class NoticeFile(Strict):
     """What the games wait for, sorted by game id, seat and decision."""
 
 
+# -- the game record (`arbiter export`, docs/records.md) ----------------------------------
+# A record's kind-specific members are absent where they do not apply, never null: a
+# reader tests for presence, and the same game always gives the same bytes.
+EntryNumber = Annotated[int, Field(ge=1)]
+"""A chain entry after genesis, named by its `seq`."""
+
+
+class RecordDate(Strict):
+    """When the game was played, as its chain dates it."""
+
+    start: str = Field(max_length=40)
+    """The genesis entry's time (game.json's `created`)."""
+    end: UtcTime | None
+    """The last entry's time; null in a game without deadlines, whose entries carry none."""
+
+
+class RecordTerms(Strict):
+    """The terms every seat signed by joining, with game.json's absent members spelled out."""
+
+    join: bool
+    """True: every seat sent a signed join file (with entropy) before setup."""
+    sealed: bool
+    deadline: DeadlineTerms | None
+    """Deadline and clock terms as game.json sets them; null: no deadline."""
+    takebacks: Literal["none", "consent"]
+    substitutes: bool
+
+
+class RecordSeed(Strict):
+    """The seed commitment of game.json and, the game being revealed, its secret."""
+
+    commitment: Digest
+    """sha256("arbiter-commit/1" ‖ secret), published before anyone joined."""
+    secret: Hex32
+    """The revealed secret (reveal/reveal.json): it matches the commitment."""
+
+
+class RecordReason(Strict):
+    """Why the game ended (or stopped)."""
+
+    kind: Literal["end", "resignation", "agreement", "abandon", "forfeit", "forced"]
+    """end: by the game's rules; resignation: a resignation left one seat or none
+    playing; agreement: every seat accepted a proposal to end, scored as it stood;
+    abandon: the same with no result; forfeit: a seat timed out under the forfeit
+    policy; forced: the referee revealed before the end (no result)."""
+    entry: int = Field(ge=0)
+    """The entry that ended it (for `forced`: the last entry, where the reveal was made)."""
+    seat: SeatId | None
+    """Who resigned, forfeited or proposed the end; null otherwise."""
+    text: str
+    """The same in one sentence."""
+
+
+class RecordResult(Strict):
+    """The result: the game's status, why it ended, and the outcome (null without one)."""
+
+    status: Literal["joining", "playing", "over"]
+    reason: RecordReason
+    outcome: OutcomeModel | None
+    """As public/state.json gives it: scores, ranking (groups of tied seats, best first),
+    winners, each seat's score breakdown and the tie-break said in words."""
+
+
+class RecordEntry(Strict):
+    """One chain entry in a game record: the chain line's members (so each `hash` can be
+    recomputed from the record), then what the entry's signed file decided."""
+
+    seq: int = Field(ge=0)
+    kind: ChainKind
+    seat: SeatId | None
+    """The chain entry's seat: who acted (a timeout: who timed out; a referee's takeback
+    or order step: whose request or orders it applies); null for genesis."""
+    digest: Digest
+    """The chain entry's digest: of the signed file (genesis: of game.json)."""
+    hash: Digest
+    """The chain entry's hash: it binds the record to the chain."""
+    summary: list[str]
+    """The entry's public log lines: what happened, in words."""
+    time: UtcTime | SkipJsonSchema[None] = None
+    """The referee's clock at the entry (games with deadlines only)."""
+    actions: list[Decision] | SkipJsonSchema[None] = None
+    """move: the seat's decisions; timeout: those the policy took for the seat (none
+    when it forfeited); order-step: the step's decisions."""
+    entropy: Hex32 | SkipJsonSchema[None] = None
+    """join: the seat's entropy, mixed into the seed."""
+    policy: Literal["pass", "bot", "forfeit"] | SkipJsonSchema[None] = None
+    """timeout: the policy the referee applied."""
+    result: Literal["score", "abandon"] | SkipJsonSchema[None] = None
+    """propose-end: what was proposed."""
+    answer: Literal["accept", "decline"] | SkipJsonSchema[None] = None
+    """answer: the seat's answer."""
+    request: EntryNumber | SkipJsonSchema[None] = None
+    """answer and takeback: the entry of the request answered or granted."""
+    to: Annotated[int, Field(ge=0)] | SkipJsonSchema[None] = None
+    """takeback-request and takeback: the entry the kept branch resumes after."""
+    undone: list[EntryNumber] | SkipJsonSchema[None] = None
+    """takeback: the entries it undid (they stay in the chain; replay skips them)."""
+    undone_by: EntryNumber | SkipJsonSchema[None] = None
+    """An entry a later takeback undid: that takeback's entry."""
+    key: PublicKey | SkipJsonSchema[None] = None
+    """handover and appoint: the seat's new key, from the next entry on."""
+    reason: EntryNumber | SkipJsonSchema[None] = None
+    """appoint: the timeout or resignation entry that allowed it."""
+    days: Annotated[int, Field(ge=1, le=366)] | SkipJsonSchema[None] = None
+    """leave and leave-auto: the days of leave taken."""
+    start: UtcTime | SkipJsonSchema[None] = None
+    """leave-auto: when the seat's time ran out and its leave began."""
+    steps: list[dict[str, Any]] | SkipJsonSchema[None] = None
+    """orders: the standing orders' steps (`when` and `then`, docs/standing-orders.md)."""
+    orders: EntryNumber | SkipJsonSchema[None] = None
+    """order-step: the entry of the orders it applies."""
+    step: Annotated[int, Field(ge=0)] | SkipJsonSchema[None] = None
+    """order-step: the step's index in those orders' `steps`."""
+
+
+class RecordFile(Strict):
+    """A game record (`arbiter export`, docs/records.md): one self-contained file of a
+    revealed game, its header and every chain entry in order. `arbiter verify GAME
+    --record FILE` checks that it is exactly what the game's chain and signed files give."""
+
+    format: Literal["arbiter.record/1"]
+    game: GameId
+    manifest: Digest
+    """The digest of game.json (the genesis entry's digest)."""
+    event: Annotated[str, Field(min_length=1, max_length=200)] | None
+    """The tournament (its id), or `arbiter export --event`; null: none."""
+    round: Annotated[int, Field(ge=1)] | None
+    table: Annotated[int, Field(ge=1)] | None
+    date: RecordDate
+    engine: EngineRef
+    options: dict[str, Any]
+    seats: list[Seat] = Field(min_length=1, max_length=16)
+    """The seats in turn order, with the keys game.json gives them (handovers and
+    appointments are entries)."""
+    referee: PublicKey | None
+    """The referee's key (null in a game of format arbiter.game/1)."""
+    terms: RecordTerms
+    seed: RecordSeed
+    result: RecordResult
+    head: Digest
+    """The hash of the last entry: the chain's head at the reveal."""
+    timeline: list[RecordEntry] = Field(min_length=1)
+    """Every chain entry, in order, from genesis (named to sort after the header's
+    members: the file's keys are sorted, and a reader meets the header first)."""
+
+
+# An OpenSSH SHA-256 key fingerprint, as `ssh-keygen -l` prints it (43 base64 characters).
+Fingerprint = Annotated[str, WithJsonSchema(_exact("SHA256:[A-Za-z0-9+/]{43}", 50))]
+
+
+class RatingTerms(Strict):
+    """The rating model and its parameters (docs/ratings.md)."""
+
+    name: Literal["plackett-luce"]
+    """Weng & Lin (2011), Algorithm 4: the Plackett–Luce model as OpenSkill implements it."""
+    library: str = Field(max_length=64)
+    """The library that computed the ratings and its version, e.g. `openskill 6.2.0`."""
+    mu: float
+    """A new player's mean skill (the prior)."""
+    sigma: float
+    """A new player's skill uncertainty: the prior's standard deviation."""
+    beta: float
+    """The spread of one game's performance around a player's skill."""
+    tau: float
+    """Added to every player's sigma (in quadrature) before each game: skill may drift."""
+    kappa: float
+    """The least factor one game may leave of a player's sigma² (keeps it positive)."""
+    display: Literal["mu - 3*sigma"]
+    """The display rating players are ranked by."""
+
+
+class RatedPlayer(Strict):
+    """One player: a public key, with the seat names seen with it."""
+
+    rank: int = Field(ge=1)
+    """1 is the best; players with the same display rating share a rank."""
+    names: list[SeatId] = Field(min_length=1)
+    """The seat ids this key played under, in the order first rated."""
+    fingerprint: Fingerprint
+    """SHA-256 fingerprint of the key (breaks ties of the display rating)."""
+    key: PublicKey
+    """The player's identity: the key that held their seats."""
+    games: int = Field(ge=1)
+    """Rated games played."""
+    rating: float
+    """The display rating, mu - 3*sigma (6 decimal places)."""
+    mu: float
+    """Mean skill after the last rated game (6 decimal places)."""
+    sigma: float
+    """Skill uncertainty after the last rated game (6 decimal places)."""
+
+
+class RatedSeat(Strict):
+    """A seat of a rated game and its player's skill after that game."""
+
+    seat: SeatId
+    fingerprint: Fingerprint
+    """The key that held the seat (a player's `fingerprint`)."""
+    place: int = Field(ge=1)
+    """1 is first; tied seats share a place and the next place counts them (1, 1, 3)."""
+    mu: float
+    """The player's mean skill after this game."""
+    sigma: float
+    """The player's skill uncertainty after this game."""
+
+
+class RatedGame(Strict):
+    """A game that was rated, with each seat's update."""
+
+    game: GameId
+    folder: str
+    """The game folder, as found below the folders given."""
+    time: UtcTime | None
+    """The time it is ordered by; null: none (such games come first)."""
+    time_from: Literal["chain", "created"] | None
+    """chain: the last chain entry's time (a game with deadlines); created: game.json's
+    `created` (a game without); null: no time."""
+    seats: list[RatedSeat] = Field(min_length=2)
+    """In game.json's seat order."""
+
+
+class LeftOutGame(Strict):
+    """A game folder that was not rated, and why."""
+
+    folder: str
+    game: str | None
+    """The game id (as its game.json claims it when it failed verification); null: none."""
+    code: Name
+    """The error code of a failed verification (`arbiter verify`), or why a verified game
+    does not count: not-revealed, not-over, no-result, one-seat, shared-key, changed-hands,
+    duplicate."""
+    reason: str
+    """One line."""
+
+
+class RatingsFile(Strict):
+    """`ratings.json` (`arbiter ratings --out`, docs/ratings.md): skill ratings from the
+    verified games of the folders given, rated one game at a time in a published order."""
+
+    format: Literal["arbiter.ratings/1"]
+    model: RatingTerms
+    players: list[RatedPlayer]
+    """Best first: by display rating, then by key fingerprint."""
+    games: list[RatedGame]
+    """The games rated, in the order rated: by time, then game id."""
+    left_out: list[LeftOutGame]
+    """The folders not rated, in folder order."""
+
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "manifest": Manifest,
     "manifest-v1": ManifestV1,
@@ -757,4 +1010,6 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "state": StateFile,
     "reveal": RevealFile,
     "notice": NoticeFile,
+    "record": RecordFile,
+    "ratings": RatingsFile,
 }

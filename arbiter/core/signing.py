@@ -56,6 +56,8 @@ NAMESPACE_TAKEBACK = "arbiter-takeback"
 NAMESPACE_TAKEBACK_RECORD = "arbiter-takeback-record"
 NAMESPACE_ORDERS = "arbiter-orders"
 NAMESPACE_ORDER_STEP = "arbiter-order-step"
+# The organiser signs every line of a tournament's record (docs/tournament-record.md).
+NAMESPACE_TOURNAMENT = "arbiter-tournament"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign

@@ -60,8 +60,11 @@ def create(
     terms: Terms,
     tournament_id: str | None,
     created: str,
+    organiser_seed: bytes | None = None,
 ) -> Tournament:
-    """Check the terms, try a game of each table size, then write ``tournament.json``.
+    """Check the terms, try a game of each table size, then write ``tournament.json``,
+    the organiser key (``T/organiser/key``; from ``organiser_seed`` for reproducible tests)
+    and the record's first line, the signed terms (docs/tournament-record.md).
 
     Nothing is written when a check fails.
     """
@@ -131,8 +134,36 @@ def create(
     with building(root) as made:
         _try_games(tournament, allowed, created, made / ".trial")
         (made / folder.GAMES).mkdir()
+        tournament = _start_record(made, tournament, organiser_seed)
         folder.save(made, tournament)
     return tournament
+
+
+def _start_record(made: Path, tournament: Tournament, seed: bytes | None) -> Tournament:
+    """Make the organiser key and sign the terms as the record's genesis line."""
+    from arbiter.core import registry
+    from arbiter.core.signing import keygen, public_key_of
+    from arbiter.tournament import record
+
+    key, _ = keygen("key", made / record.ORGANISER, comment="arbiter tournament organiser", seed=seed)
+    organiser = public_key_of(key)
+    body = {
+        "id": tournament.id,
+        "engine": tournament.engine,
+        "engine_version": registry.get(tournament.engine).info.version,
+        "options": dict(tournament.options),
+        "pairing": tournament.pairing,
+        "rounds": tournament.rounds,
+        "table_size": tournament.table_size,
+        "players": [p.model_dump() for p in tournament.players],
+        "terms": tournament.terms.model_dump(),
+        "takebacks": "none",
+        "tiebreaks": list(record.TIEBREAKS),
+        "organiser": organiser,
+        "created": tournament.created,
+    }
+    record.append(made, tournament.id, "terms", body, tournament.created, key)
+    return tournament.model_copy(update={"organiser": organiser})
 
 
 def _try_games(tournament: Tournament, sizes: list[int], created: str, scratch: Path) -> None:

@@ -1,10 +1,13 @@
-"""The tournament folder: ``tournament.json`` (format ``arbiter.tournament/1``) and games/.
+"""The tournament folder: ``tournament.json`` (format ``arbiter.tournament/2``), the signed
+``record.jsonl`` (``arbiter.tournament.record``) and games/.
 
 ``T/`` is the organiser's private folder: each game under ``T/games/r<R>-t<K>/`` has its
 own ``referee/`` folder with that game's secret. ``tournament.json`` holds the terms fixed
 at ``tournament new`` (engine, options, pairing format, rounds, table size, players and
 their keys, deadline terms) and every round paired so far. It is replaced atomically,
-under a lock on ``T/.lock``, so a crash leaves the old file or the new one.
+under a lock on ``T/.lock``, so a crash leaves the old file or the new one. Since format 2
+it is the organiser's working copy of what ``record.jsonl`` signs (docs/tournament-record.md):
+``tournament verify`` rebuilds it from the record. A format-1 folder has no record.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from pydantic import Field, ValidationError
 from arbiter.core.errors import NotReady, SchemaViolation, UsageError
 from arbiter.core.models import Strict
 
-TOURNAMENT_FORMAT: Literal["arbiter.tournament/1"] = "arbiter.tournament/1"
+TOURNAMENT_FORMAT: Literal["arbiter.tournament/2"] = "arbiter.tournament/2"
+TOURNAMENT_FORMAT_1 = "arbiter.tournament/1"
+FORMATS = (TOURNAMENT_FORMAT, TOURNAMENT_FORMAT_1)
 FILE = "tournament.json"
 GAMES = "games"
 LOCK = ".lock"
@@ -64,6 +69,8 @@ class Table(Strict):
     """The game folder relative to the tournament folder, ``games/r<R>-t<K>``."""
     seats: list[str] = Field(min_length=1)
     """Player names in seat (turn) order."""
+    manifest: str | None = None
+    """sha256 of the game's ``game.json`` bytes, once created (format 2)."""
 
 
 class Round(Strict):
@@ -74,12 +81,14 @@ class Round(Strict):
     """When the round was paired (the organiser's clock, UTC)."""
     tables: list[Table]
     byes: list[str]
+    seed: str | None = None
+    """The round seed that ordered the pairing's exact ties (format 2)."""
 
 
 class Tournament(Strict):
     """The whole of ``tournament.json``."""
 
-    format: Literal["arbiter.tournament/1"]
+    format: Literal["arbiter.tournament/2", "arbiter.tournament/1"]
     id: str = Field(pattern=TOURNAMENT_ID)
     engine: str
     """Engine name (see ``arbiter games``)."""
@@ -93,8 +102,17 @@ class Tournament(Strict):
     players: list[Entrant] = Field(min_length=2)
     terms: Terms
     created: str
+    organiser: str | None = None
+    """The organiser's public key, which signs ``record.jsonl`` (format 2)."""
     schedule: list[Round] = Field(default_factory=list)
     """The rounds paired so far, in order."""
+    finished: bool = False
+    """The last round's results are recorded (``tournament finish``)."""
+
+    @property
+    def recorded(self) -> bool:
+        """Format 2: the organiser signs every decision in ``record.jsonl``."""
+        return self.format == TOURNAMENT_FORMAT
 
     @property
     def names(self) -> list[str]:
@@ -139,7 +157,7 @@ def load(root: Path) -> Tournament:
             "create one with `arbiter tournament new`"
         )
     data = read_json(path, FILE)
-    if not isinstance(data, dict) or data.get("format") != TOURNAMENT_FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in FORMATS:
         found = data.get("format") if isinstance(data, dict) else None
         raise SchemaViolation(
             f"{shown(path)} has format {str(found)[:40]!r}, not {TOURNAMENT_FORMAT}: "
@@ -158,7 +176,16 @@ def save(root: Path, tournament: Tournament) -> None:
     from arbiter.core.canonical import pretty
     from arbiter.core.gamedir import atomic_write
 
-    atomic_write(root / FILE, pretty(tournament.model_dump(mode="json")))
+    data = tournament.model_dump(mode="json")
+    if not tournament.recorded:
+        # A format-1 folder keeps the fields it always had (an older arbiter reads it).
+        for key in ("organiser", "finished"):
+            data.pop(key)
+        for played in data["schedule"]:
+            played.pop("seed")
+            for table in played["tables"]:
+                table.pop("manifest")
+    atomic_write(root / FILE, pretty(data))
 
 
 @contextlib.contextmanager

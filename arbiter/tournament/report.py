@@ -25,6 +25,11 @@ COLUMNS = ("rank", "player", "points", "opponents' points", "game score", "games
 class Written:
     markdown: Path
     html: Path
+    json: Path
+
+
+NAMES = ("standings.md", "standings.html", "standings.json")
+"""The published standings files, each recomputed and compared by ``tournament verify``."""
 
 
 def write(
@@ -42,15 +47,46 @@ def write(
     from arbiter.tournament import folder
 
     out.mkdir(parents=True, exist_ok=True)
-    links = {r.table.game: _link(root / r.table.folder / "public" / "log.md", out) for r in results}
-    md = out / "standings.md"
-    page = out / "standings.html"
+    files = render(root, tournament, rows, results, out)
     with folder.locked(root):
-        for path in (md, page):
-            remove_temporaries_of(path)
-        atomic_write(md, markdown(tournament, rows, results, links).encode(), mode=0o644)
-        atomic_write(page, html_page(tournament, rows, results, links).encode(), mode=0o644)
-    return Written(md, page)
+        for name, data in files.items():
+            remove_temporaries_of(out / name)
+            atomic_write(out / name, data, mode=0o644)
+    return Written(*(out / name for name in NAMES))
+
+
+def render(
+    root: Path,
+    tournament: Tournament,
+    rows: Sequence[Row],
+    results: Sequence[GameResult],
+    out: Path,
+) -> dict[str, bytes]:
+    """The bytes of each standings file as written into ``out`` (links are relative)."""
+    links = {r.table.game: _link(root / r.table.folder / "public" / "log.md", out) for r in results}
+    return {
+        "standings.md": markdown(tournament, rows, results, links).encode(),
+        "standings.html": html_page(tournament, rows, results, links).encode(),
+        "standings.json": standings_json(tournament, rows, results),
+    }
+
+
+def standings_json(
+    tournament: Tournament, rows: Sequence[Row], results: Sequence[GameResult]
+) -> bytes:
+    """What ``tournament standings --json`` prints, as a file."""
+    from arbiter.core.canonical import pretty
+
+    return pretty(
+        {
+            "tournament": tournament.id,
+            "rounds": tournament.rounds,
+            "paired": len(tournament.schedule),
+            "games": len(results),
+            "over": sum(1 for r in results if r.over),
+            "standings": [row.to_json() for row in rows],
+        }
+    )
 
 
 def _link(target: Path, out: Path) -> str:

@@ -13,13 +13,20 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arbiter.core.errors import NotReady, UsageError
-from arbiter.tournament import folder
+from arbiter.tournament import folder, record
 from arbiter.tournament.create import allowed_sizes, game_terms
 from arbiter.tournament.folder import Round, Table, Tournament
-from arbiter.tournament.pairing import History, round_robin, swiss
-from arbiter.tournament.standings import pairing_order, read_results, standings
+from arbiter.tournament.pairing import History, Pairing, round_robin, swiss
+from arbiter.tournament.standings import (
+    GameResult,
+    game_points,
+    pairing_order,
+    read_results,
+    standings,
+)
 
 
 @dataclass
@@ -31,10 +38,13 @@ class Paired:
     resumed: bool = False
 
 
-def history(tournament: Tournament) -> History:
-    """Return the meetings, seat positions and byes of every paired round."""
+def history(tournament: Tournament, before: int | None = None) -> History:
+    """Return the meetings, seat positions and byes of every paired round (before round
+    ``before``, when given)."""
     past = History()
     for played in tournament.schedule:
+        if before is not None and played.round >= before:
+            continue
         for table in played.tables:
             past.add_table(table.seats)
         for name in played.byes:
@@ -47,18 +57,25 @@ def pair_next(root: Path, created: str, *, seed: bytes | None = None) -> Paired:
 
     ``created`` is the organiser's clock (UTC), the games' creation time. ``seed`` makes
     every game's secret and referee key derive from it (reproducible tests and demos);
-    without it each game draws a fresh secret.
+    without it each game draws a fresh secret. A format-2 tournament first records the
+    last round's results, and records the new round once its games exist
+    (docs/tournament-record.md).
     """
     from arbiter.core.gamedir import remove_temporaries_of
 
     with folder.locked(root):
         remove_temporaries_of(root / folder.FILE)  # a save a crash cut short
+        remove_temporaries_of(root / record.RECORD)
         tournament = folder.load(root)
         if tournament.schedule:
             last = tournament.schedule[-1]
-            if any(not (root / t.folder / "game.json").exists() for t in last.tables):
-                _create_games(root, tournament, last, seed)
-                return Paired(tournament, last, resumed=True)
+            if any(not (root / t.folder / "game.json").exists() for t in last.tables) or (
+                tournament.recorded and not _round_recorded(root, last.round)
+            ):
+                tournament = _finish_round(root, tournament, last, seed, created)
+                return Paired(tournament, tournament.schedule[-1], resumed=True)
+        if tournament.finished:
+            raise UsageError("the tournament is finished: see `arbiter tournament standings`")
         results = read_results(root, tournament)
         waiting = [r for r in results if not r.over]
         if waiting:
@@ -70,19 +87,16 @@ def pair_next(root: Path, created: str, *, seed: bytes | None = None) -> Paired:
             )
         if len(tournament.schedule) >= tournament.rounds:
             raise UsageError(
-                f"all {tournament.rounds} rounds are paired and played: "
-                "see `arbiter tournament standings`"
+                f"all {tournament.rounds} rounds are paired and played: record the last "
+                "results with `arbiter tournament finish`, then see the standings"
             )
         number = len(tournament.schedule) + 1
-        sizes = allowed_sizes(tournament.engine, tournament.options, tournament.table_size)
-        past = history(tournament)
-        if tournament.pairing == "round-robin":
-            pairing = round_robin(
-                tournament.names, tournament.table_size, sizes, number, past, tournament.id
-            )
-        else:
-            order = pairing_order(standings(tournament, results), tournament.id, number)
-            pairing = swiss(order, tournament.table_size, sizes, number, past, tournament.id)
+        salt = tournament.id
+        if tournament.recorded:
+            lines = record_results(root, tournament, created)
+            salt = record.round_seed(lines[0].hash, number, last_heads(lines, number - 1))
+            results = recorded(tournament, lines)
+        pairing = compute(tournament, results, number, salt)
         played = Round(
             round=number,
             paired=created,
@@ -96,11 +110,148 @@ def pair_next(root: Path, created: str, *, seed: bytes | None = None) -> Paired:
                 for k, seats in enumerate(pairing.tables, start=1)
             ],
             byes=pairing.byes,
+            seed=salt if tournament.recorded else None,
         )
         tournament = tournament.model_copy(update={"schedule": [*tournament.schedule, played]})
         folder.save(root, tournament)
-        _create_games(root, tournament, played, seed)
-        return Paired(tournament, played)
+        tournament = _finish_round(root, tournament, played, seed, created)
+        return Paired(tournament, tournament.schedule[-1])
+
+
+def compute(
+    tournament: Tournament, results: list[GameResult], number: int, salt: str
+) -> Pairing:
+    """The pairing of round ``number`` from the results of the rounds before it: a pure
+    function of the tournament's terms, its schedule so far, those results and ``salt``
+    (the round seed; the tournament id in a format-1 tournament). ``tournament verify``
+    calls it again for every round."""
+    sizes = allowed_sizes(tournament.engine, tournament.options, tournament.table_size)
+    past = history(tournament, before=number)
+    if tournament.pairing == "round-robin":
+        return round_robin(tournament.names, tournament.table_size, sizes, number, past, salt)
+    earlier = [r for r in results if r.round < number]
+    order = pairing_order(standings(tournament, earlier, before=number), salt, number)
+    return swiss(order, tournament.table_size, sizes, number, past, salt)
+
+
+def _finish_round(
+    root: Path, tournament: Tournament, played: Round, seed: bytes | None, created: str
+) -> Tournament:
+    """Create the round's missing games; in format 2, note each game.json's digest and
+    sign the round into the record (once)."""
+    _create_games(root, tournament, played, seed)
+    if not tournament.recorded:
+        return tournament
+    tables = [
+        table.model_copy(update={"manifest": manifest_digest(root / table.folder)})
+        for table in played.tables
+    ]
+    done = played.model_copy(update={"tables": tables})
+    tournament = tournament.model_copy(update={"schedule": [*tournament.schedule[:-1], done]})
+    folder.save(root, tournament)
+    if not _round_recorded(root, done.round):
+        body = {
+            "round": done.round,
+            "seed": done.seed,
+            "paired": done.paired,
+            "tables": [t.model_dump() for t in done.tables],
+            "byes": list(done.byes),
+        }
+        record.append(root, tournament.id, "round", body, created, record.organiser_key(root))
+    return tournament
+
+
+def _round_recorded(root: Path, number: int) -> bool:
+    return any(
+        line.kind == "round" and line.body.round == number for line in record.read(root)
+    )
+
+
+def manifest_digest(game: Path) -> str:
+    return record.line_hash((game / "game.json").read_bytes())
+
+
+def record_results(root: Path, tournament: Tournament, time: str) -> list[record.Line]:
+    """Sign the result of every game of the last round not yet in the record (in table
+    order); return the whole record."""
+    lines = record.read(root)
+    if not tournament.schedule:
+        return lines
+    last = tournament.schedule[-1]
+    done = {line.body.game for line in lines if line.kind == "result"}
+    key = record.organiser_key(root)
+    for table in last.tables:
+        if table.game in done:
+            continue
+        head, outcome = final(root / table.folder)
+        body = {
+            "round": last.round, "table": table.table, "game": table.game,
+            "head": head, "outcome": outcome,
+        }
+        record.append(root, tournament.id, "result", body, time, key)
+    return record.read(root)
+
+
+def final(game: Path) -> tuple[str, dict[str, Any] | None]:
+    """A finished game's chain head and outcome (``{ranking, scores}``; None: abandoned)."""
+    from arbiter.core.player import load_state
+
+    state = load_state(game / "public" / "state.json")
+    outcome = state.get("outcome")
+    kept = None if outcome is None else {"ranking": outcome["ranking"], "scores": outcome["scores"]}
+    return str(state["head"]), kept
+
+
+def last_heads(lines: list[record.Line], number: int) -> list[str]:
+    """The final chain heads of round ``number``'s games, in table order."""
+    found = sorted(
+        (line.body.table, line.body.head)
+        for line in lines
+        if line.kind == "result" and line.body.round == number
+    )
+    return [head for _, head in found]
+
+
+def recorded(tournament: Tournament, lines: list[record.Line]) -> list[GameResult]:
+    """The games' results as the record signs them (what pairings and verify rank by)."""
+    tables = {t.game: (r.round, t) for r in tournament.schedule for t in r.tables}
+    out = []
+    for line in lines:
+        if line.kind != "result":
+            continue
+        number, table = tables[line.body.game]
+        result = GameResult(number, table, "over", line.body.outcome)
+        if line.body.outcome is not None:
+            result.points = game_points(line.body.outcome["ranking"])
+        out.append(result)
+    return out
+
+
+def finish(root: Path, time: str) -> Tournament:
+    """Record the last round's results and close the record (format 2)."""
+    with folder.locked(root):
+        tournament = folder.load(root)
+        if not tournament.recorded:
+            raise UsageError("a format-1 tournament has no record to finish: nothing to do")
+        if tournament.finished:
+            raise UsageError("the tournament is already finished")
+        if len(tournament.schedule) < tournament.rounds:
+            raise NotReady(
+                f"{len(tournament.schedule)} of {tournament.rounds} rounds are paired: "
+                "pair and play the rest first (`arbiter tournament round`)"
+            )
+        waiting = [r for r in read_results(root, tournament) if not r.over]
+        if waiting:
+            shown = ", ".join(f"{r.table.folder} ({r.status})" for r in waiting[:6])
+            raise NotReady(f"round {waiting[0].round} is not over: {shown}")
+        record_results(root, tournament, time)
+        record.append(
+            root, tournament.id, "finish", {"rounds": tournament.rounds}, time,
+            record.organiser_key(root),
+        )
+        tournament = tournament.model_copy(update={"finished": True})
+        folder.save(root, tournament)
+        return tournament
 
 
 def _create_games(root: Path, tournament: Tournament, played: Round, seed: bytes | None) -> None:

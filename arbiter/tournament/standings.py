@@ -120,8 +120,11 @@ def _result(
     return result
 
 
-def standings(tournament: Tournament, results: Sequence[GameResult]) -> list[Row]:
-    """Return the standings, best first (see the module's docstring)."""
+def standings(
+    tournament: Tournament, results: Sequence[GameResult], before: int | None = None
+) -> list[Row]:
+    """Return the standings, best first (see the module's docstring); ``before``: as
+    they stood before that round was paired (its byes and later ones left out)."""
     names = tournament.names
     points = dict.fromkeys(names, 0)
     score = dict.fromkeys(names, 0)
@@ -129,6 +132,8 @@ def standings(tournament: Tournament, results: Sequence[GameResult]) -> list[Row
     byes = dict.fromkeys(names, 0)
     met: dict[str, list[str]] = {name: [] for name in names}
     for played in tournament.schedule:
+        if before is not None and played.round >= before:
+            continue
         for name in played.byes:
             byes[name] += 1
             points[name] += bye_points(tournament.table_size)

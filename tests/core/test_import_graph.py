@@ -26,8 +26,10 @@ FLOORS = {
     "tournament": 3,
     "viewer": 3,
     "archive": 3,
+    "ratings": 3,
     "cli": 4,
     "play": 4,
+    "export": 4,
 }
 """Top-level package → its floor (DESIGN.md, Layout)."""
 SIDE_BY_SIDE = 3
