@@ -62,6 +62,14 @@ def new(
     tournament_id: str | None = typer.Option(
         None, "--id", help="Tournament id (default: the folder name); games are ID-r<R>-t<K>."
     ),
+    tiebreaks: str = typer.Option(
+        "opponents-points,game-score",
+        "--tiebreaks",
+        help="The standings' tie-breaks after points, in order, from: opponents-points, "
+        "opponents-points-cut1, game-score, head-to-head, place-points, lot "
+        "(docs/tournaments.md).",
+        metavar="LIST",
+    ),
     as_json: bool = JSON,
 ) -> None:
     """Create a tournament folder from a players file; nothing is paired yet."""
@@ -70,8 +78,10 @@ def new(
     from arbiter.tournament.create import create
     from arbiter.tournament.folder import Terms
     from arbiter.tournament.players import read
+    from arbiter.tournament.tiebreaks import parse as parse_tiebreaks
 
     out = Output(as_json)
+    order = parse_tiebreaks(tiebreaks)
     field = read(players)
     if table_size is None:
         table_size = max(2, registry.get(game).info.min_seats)
@@ -97,6 +107,7 @@ def new(
         ),
         tournament_id=tournament_id,
         created=now_utc(),
+        tiebreaks=order,
     )
     if as_json:
         out.json(
@@ -183,15 +194,16 @@ def join_command(game: Path, seat: str) -> str:
 
 @app.command("standings")
 def standings(root: Path = FOLDER, as_json: bool = JSON) -> None:
-    """Rank the players: points, then opponents' points, then game score."""
+    """Rank the players: points, then the tournament's tie-breaks in order."""
     from arbiter.tournament import folder
+    from arbiter.tournament.rounds import lot_seed
     from arbiter.tournament.standings import read_results
     from arbiter.tournament.standings import standings as rank
 
     out = Output(as_json)
     tournament = folder.load(root)
     results = read_results(root, tournament)
-    rows = rank(tournament, results)
+    rows = rank(tournament, results, lot_seed=lot_seed(root, tournament))
     over = sum(1 for r in results if r.over)
     if as_json:
         out.json(
@@ -205,13 +217,14 @@ def standings(root: Path = FOLDER, as_json: bool = JSON) -> None:
             }
         )
         return
-    from arbiter.tournament.report import COLUMNS, row_cells
+    from arbiter.tournament.report import columns, row_cells
 
     out.line(
         f"{tournament.id}: {len(tournament.schedule)} of {tournament.rounds} rounds paired, "
         f"{over} of {len(results)} games over"
     )
-    out.table(None, list(COLUMNS), [row_cells(row) for row in rows])
+    order = tournament.tiebreaks
+    out.table(None, columns(order), [row_cells(row, order) for row in rows])
 
 
 @app.command("report")
@@ -230,7 +243,10 @@ def report(
     out = Output(as_json)
     tournament = folder.load(root)
     results = read_results(root, tournament)
-    written = write(root, tournament, standings(tournament, results), results, output or root)
+    from arbiter.tournament.rounds import lot_seed
+
+    ranked = standings(tournament, results, lot_seed=lot_seed(root, tournament))
+    written = write(root, tournament, ranked, results, output or root)
     if as_json:
         out.json(
             {"markdown": str(written.markdown), "html": str(written.html), "json": str(written.json)}
@@ -308,17 +324,17 @@ def simulate_command(
         tables = "  ".join("(" + ", ".join(t) + ")" for t in played["tables"])
         byes = f"  byes: {', '.join(played['byes'])}" if played["byes"] else ""
         out.line(f"round {played['round']}: {tables}{byes}")
-    from arbiter.tournament.report import COLUMNS
+    from arbiter.tournament.report import columns
 
     out.table(
         None,
-        list(COLUMNS),
+        columns(list(made["standings"][0]["tiebreaks"])),
         [
-            [str(r["rank"]), r["name"], str(r["points"]), str(r["opponents"]), str(r["score"]),
+            [str(r["rank"]), r["name"], str(r["points"]), *r["tiebreaks"].values(),
              str(r["games"]), str(r["byes"])]
             for r in made["standings"]
         ],
-    )
+    )  # fmt: skip
     out.line(f"pairings digest: {made['digest']}")
 
 

@@ -94,6 +94,7 @@ def rebuild(lines: list[record.Line]) -> Tournament:
         organiser=terms.organiser,
         schedule=schedule,
         finished=finished,
+        tiebreaks=list(terms.tiebreaks),
     )
 
 
@@ -240,10 +241,12 @@ def check_games(root: Path, expected: Tournament, lines: list[record.Line]) -> N
 def check_standings(root: Path, expected: Tournament) -> None:
     """Every published standings file in the folder equals the one recomputed now."""
     from arbiter.tournament import report
+    from arbiter.tournament.rounds import lot_seed
     from arbiter.tournament.standings import read_results, standings
 
     results = read_results(root, expected)
-    files = report.render(root, expected, standings(expected, results), results, root)
+    ranked = standings(expected, results, lot_seed=lot_seed(root, expected))
+    files = report.render(root, expected, ranked, results, root)
     for name in report.NAMES:
         path = root / name
         if not path.is_file():

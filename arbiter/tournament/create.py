@@ -19,6 +19,7 @@ from arbiter.tournament import folder
 from arbiter.tournament.folder import Entrant, Terms, Tournament
 from arbiter.tournament.pairing import round_robin_rounds
 from arbiter.tournament.players import Player
+from arbiter.tournament.tiebreaks import DEFAULT as DEFAULT_TIEBREAKS
 
 FORMATS = ("round-robin", "swiss")
 POLICIES = ("pass", "bot", "forfeit")
@@ -61,6 +62,7 @@ def create(
     tournament_id: str | None,
     created: str,
     organiser_seed: bytes | None = None,
+    tiebreaks: list[str] | None = None,
 ) -> Tournament:
     """Check the terms, try a game of each table size, then write ``tournament.json``,
     the organiser key (``T/organiser/key``; from ``organiser_seed`` for reproducible tests)
@@ -128,6 +130,7 @@ def create(
         terms=terms,
         created=created,
         schedule=[],
+        tiebreaks=list(tiebreaks) if tiebreaks is not None else list(DEFAULT_TIEBREAKS),
     )
     # Built beside its path and renamed into place: a crash leaves no half tournament
     # (the trial games included), and the same command run again makes it.
@@ -158,7 +161,7 @@ def _start_record(made: Path, tournament: Tournament, seed: bytes | None) -> Tou
         "players": [p.model_dump() for p in tournament.players],
         "terms": tournament.terms.model_dump(),
         "takebacks": "none",
-        "tiebreaks": list(record.TIEBREAKS),
+        "tiebreaks": list(tournament.tiebreaks),
         "organiser": organiser,
         "created": tournament.created,
     }

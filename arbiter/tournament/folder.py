@@ -108,6 +108,9 @@ class Tournament(Strict):
     """The rounds paired so far, in order."""
     finished: bool = False
     """The last round's results are recorded (``tournament finish``)."""
+    tiebreaks: list[str] = Field(default_factory=lambda: ["opponents-points", "game-score"])
+    """The standings' tie-breaks after points, in order (format 2 chooses them;
+    ``arbiter.tournament.tiebreaks``)."""
 
     @property
     def recorded(self) -> bool:
@@ -179,7 +182,7 @@ def save(root: Path, tournament: Tournament) -> None:
     data = tournament.model_dump(mode="json")
     if not tournament.recorded:
         # A format-1 folder keeps the fields it always had (an older arbiter reads it).
-        for key in ("organiser", "finished"):
+        for key in ("organiser", "finished", "tiebreaks"):
             data.pop(key)
         for played in data["schedule"]:
             played.pop("seed")

@@ -26,8 +26,6 @@ ORGANISER = "organiser"
 """``T/organiser/key``: the organiser's private signing key (never published)."""
 ENTRY_FORMAT: Literal["arbiter.tournament-entry/1"] = "arbiter.tournament-entry/1"
 NAMESPACE = NAMESPACE_TOURNAMENT
-TIEBREAKS = ("opponents-points", "game-score")
-"""The standings' tie-breaks after points, in order (docs/tournaments.md, "Standings")."""
 DIGEST = r"^sha256:[0-9a-f]{64}$"
 
 
@@ -45,7 +43,17 @@ class TermsBody(Strict):
     terms: Terms
     takebacks: Literal["none"]
     """Game terms every game is created with: tournaments take nothing back."""
-    tiebreaks: list[Literal["opponents-points", "game-score"]]
+    tiebreaks: list[
+        Literal[
+            "opponents-points",
+            "opponents-points-cut1",
+            "game-score",
+            "head-to-head",
+            "place-points",
+            "lot",
+        ]
+    ]
+    """The standings' tie-breaks after points, in order (arbiter.tournament.tiebreaks)."""
     organiser: str = Field(max_length=2048)
     """The organiser's public key, ``<type> <base64>``: it signs every line."""
     created: str

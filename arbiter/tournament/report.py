@@ -19,6 +19,14 @@ from arbiter.tournament.folder import Tournament
 from arbiter.tournament.standings import GameResult, Row, bye_points
 
 COLUMNS = ("rank", "player", "points", "opponents' points", "game score", "games", "byes")
+"""The columns with the default tie-breaks (``columns`` gives a tournament's own)."""
+
+
+def columns(order: Sequence[str]) -> list[str]:
+    """The standings' columns: rank, player, points, each tie-break in order, games, byes."""
+    from arbiter.tournament.tiebreaks import TITLES
+
+    return ["rank", "player", "points", *(TITLES[t] for t in order), "games", "byes"]
 
 
 @dataclass
@@ -107,21 +115,26 @@ def summary(tournament: Tournament) -> str:
         f"{len(tournament.schedule)} of {tournament.rounds} rounds paired, "
         f"tables of {tournament.table_size}, {len(tournament.players)} players. "
         "Points: 2 for each opponent at the table you finish ahead of, 1 for each you tie "
-        f"with; a bye scores {bye_points(tournament.table_size)}. Tie-breaks: opponents' "
-        "points, then game score."
+        f"with; a bye scores {bye_points(tournament.table_size)}. Tie-breaks: {_order(tournament)}."
     )
 
 
-def row_cells(row: Row) -> list[str]:
-    return [
-        str(row.rank),
-        row.name,
-        str(row.points),
-        str(row.opponents),
-        str(row.score),
-        str(row.games),
-        str(row.byes),
-    ]
+def _order(tournament: Tournament) -> str:
+    from arbiter.tournament.tiebreaks import TITLES
+
+    names = [TITLES[t] for t in tournament.tiebreaks]
+    if not names:
+        return "none (players equal on points share a rank)"
+    return names[0] if len(names) == 1 else ", then ".join(names)
+
+
+def row_cells(row: Row, order: Sequence[str] | None = None) -> list[str]:
+    """A row's cells under ``columns(order)`` (default: the default tie-breaks)."""
+    if order is None:
+        return [str(row.rank), row.name, str(row.points), str(row.opponents), str(row.score),
+                str(row.games), str(row.byes)]  # fmt: skip
+    cells = [row.tiebreaks[t] for t in order]
+    return [str(row.rank), row.name, str(row.points), *cells, str(row.games), str(row.byes)]
 
 
 def result_text(result: GameResult) -> str:
@@ -166,10 +179,13 @@ def markdown(
 ) -> str:
     lines = [f"# {_md(tournament.id)}: standings", "", _md(summary(tournament)), ""]
     lines += [
-        "| " + " | ".join(COLUMNS) + " |",
-        "|" + "|".join(["---:", "---"] + ["---:"] * 5) + "|",
+        "| " + " | ".join(columns(tournament.tiebreaks)) + " |",
+        "|" + "|".join(["---:", "---"] + ["---:"] * (len(tournament.tiebreaks) + 3)) + "|",
     ]
-    lines += ["| " + " | ".join(_md(cell) for cell in row_cells(row)) + " |" for row in rows]
+    lines += [
+        "| " + " | ".join(_md(cell) for cell in row_cells(row, tournament.tiebreaks)) + " |"
+        for row in rows
+    ]
     for number, games, byes in _by_round(tournament, results):
         lines += ["", f"## Round {number}", ""]
         lines += [
@@ -212,9 +228,11 @@ def html_page(
         numeric = ' class="n"' if i != 1 else ""  # every column but the name is a number
         return f"<{tag}{numeric}>{_e(text)}</{tag}>"
 
-    head = "".join(cell("th", i, c) for i, c in enumerate(COLUMNS))
+    head = "".join(cell("th", i, c) for i, c in enumerate(columns(tournament.tiebreaks)))
     body = "\n".join(
-        "<tr>" + "".join(cell("td", i, c) for i, c in enumerate(row_cells(row))) + "</tr>"
+        "<tr>"
+        + "".join(cell("td", i, c) for i, c in enumerate(row_cells(row, tournament.tiebreaks)))
+        + "</tr>"
         for row in rows
     )
     parts = [

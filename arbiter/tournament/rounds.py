@@ -130,8 +130,24 @@ def compute(
     if tournament.pairing == "round-robin":
         return round_robin(tournament.names, tournament.table_size, sizes, number, past, salt)
     earlier = [r for r in results if r.round < number]
-    order = pairing_order(standings(tournament, earlier, before=number), salt, number)
+    ranked = standings(tournament, earlier, before=number, lot_seed=salt)
+    order = pairing_order(ranked, salt, number)
     return swiss(order, tournament.table_size, sizes, number, past, salt)
+
+
+def lot_seed(root: Path, tournament: Tournament) -> str | None:
+    """The public seed the ``lot`` tie-break draws from now: the seed of the next round to
+    be paired (arbiter.tournament.tiebreaks); None when no lot is drawn."""
+    if not tournament.recorded or "lot" not in tournament.tiebreaks:
+        return None
+    genesis = record.read(root)[0].hash
+    if not tournament.schedule:
+        return record.round_seed(genesis, 1, [])
+    last = tournament.schedule[-1]
+    if not all(r.over for r in read_results(root, tournament) if r.round == last.round):
+        return last.seed
+    heads = [final(root / table.folder)[0] for table in last.tables]
+    return record.round_seed(genesis, last.round + 1, heads)
 
 
 def _finish_round(

@@ -7,9 +7,10 @@ Rules (docs/tournaments.md, "Points" and "Standings"):
   At a table of n that is 2(n-1), 2(n-2), ..., 0 by place, and tied players share the
   points of the places they cover (always a whole number).
 - A bye scores ``table_size - 1`` (a tie with everyone at a usual table); it meets nobody.
-- Standings: points, then the sum of opponents' points (each opponent once per game
-  played against them), then total game score, then name. Players equal on the first
-  three share a rank. Games not over count as not played yet.
+- Standings: points, then the tournament's ordered tie-break list (default: the sum of
+  opponents' points, each opponent once per game played against them, then total game
+  score; ``arbiter.tournament.tiebreaks`` lists the others). Players equal on all of them
+  share a rank, listed by name. Games not over count as not played yet.
 """
 
 from __future__ import annotations
@@ -74,9 +75,11 @@ class Row:
     """Total game score over finished games."""
     games: int
     byes: int
+    tiebreaks: dict[str, str] = field(default_factory=dict)
+    """Each tie-break of the tournament's list, as printed (arbiter.tournament.tiebreaks)."""
 
     def to_json(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {**self.__dict__, "tiebreaks": dict(self.tiebreaks)}
 
 
 def read_results(root: Path, tournament: Tournament) -> list[GameResult]:
@@ -121,15 +124,24 @@ def _result(
 
 
 def standings(
-    tournament: Tournament, results: Sequence[GameResult], before: int | None = None
+    tournament: Tournament,
+    results: Sequence[GameResult],
+    before: int | None = None,
+    lot_seed: str | None = None,
 ) -> list[Row]:
     """Return the standings, best first (see the module's docstring); ``before``: as
-    they stood before that round was paired (its byes and later ones left out)."""
+    they stood before that round was paired (its byes and later ones left out).
+    ``lot_seed``: the public seed the ``lot`` tie-break draws from (default: the id)."""
+    from fractions import Fraction
+
+    from arbiter.tournament import tiebreaks
+
     names = tournament.names
     points = dict.fromkeys(names, 0)
     score = dict.fromkeys(names, 0)
     games = dict.fromkeys(names, 0)
     byes = dict.fromkeys(names, 0)
+    share = dict.fromkeys(names, Fraction(0))
     met: dict[str, list[str]] = {name: [] for name in names}
     for played in tournament.schedule:
         if before is not None and played.round >= before:
@@ -137,26 +149,54 @@ def standings(
         for name in played.byes:
             byes[name] += 1
             points[name] += bye_points(tournament.table_size)
-    for result in results:
-        if not result.scored:
-            continue
+    scored = [result for result in results if result.scored]
+    for result in scored:
         assert result.outcome is not None
-        for seat in result.table.seats:
+        seats = result.table.seats
+        for seat in seats:
             points[seat] += result.points[seat]
             score[seat] += int(result.outcome["scores"].get(seat, 0))
             games[seat] += 1
-            met[seat].extend(other for other in result.table.seats if other != seat)
+            share[seat] += Fraction(result.points[seat], 2 * (len(seats) - 1))
+            met[seat].extend(other for other in seats if other != seat)
     opponents = {name: sum(points[other] for other in met[name]) for name in names}
+    cut = {
+        name: opponents[name] - min((points[o] for o in met[name]), default=0) for name in names
+    }
+    values: dict[str, dict[str, Any]] = {
+        "opponents-points": opponents,
+        "opponents-points-cut1": cut,
+        "game-score": score,
+        "place-points": share,
+        "lot": {name: tiebreaks.lot(lot_seed or tournament.id, name) for name in names},
+    }
 
-    def key(name: str) -> tuple[int, int, int]:
-        return (-points[name], -opponents[name], -score[name])
+    def head_to_head(group: list[str]) -> dict[str, int]:
+        taken = dict.fromkeys(group, 0)
+        for result in scored:
+            assert result.outcome is not None
+            place = {s: n for n, grp in enumerate(result.outcome["ranking"]) for s in grp}
+            here = [s for s in result.table.seats if s in taken]
+            for a in here:
+                taken[a] += sum(2 if place[a] < place[b] else 1 if place[a] == place[b] else 0
+                                for b in here if b != a)  # fmt: skip
+        return taken
 
+    order = list(tournament.tiebreaks)
     rows: list[Row] = []
-    for name in sorted(names, key=lambda n: (key(n), n)):
-        rank = rows[-1].rank if rows and key(rows[-1].name) == key(name) else len(rows) + 1
+    h2h: dict[str, int] = {}
+    for place, name in tiebreaks.rank(names, points, order, values, head_to_head, h2h):
+        shown = {}
+        for criterion in order:
+            if criterion == "head-to-head":
+                # Only among players it had to separate; "-" for the others.
+                shown[criterion] = str(h2h[name]) if name in h2h else "-"
+            else:
+                shown[criterion] = tiebreaks.shown(criterion, values[criterion][name])
         rows.append(
-            Row(rank, name, points[name], opponents[name], score[name], games[name], byes[name])
-        )
+            Row(place, name, points[name], opponents[name], score[name], games[name],
+                byes[name], shown)
+        )  # fmt: skip
     return rows
 
 
