@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 
+from arbiter.cli import tournament_report
 from arbiter.cli.output import Output
 
 app = typer.Typer(
@@ -227,34 +228,7 @@ def standings(root: Path = FOLDER, as_json: bool = JSON) -> None:
     out.table(None, columns(order), [row_cells(row, order) for row in rows])
 
 
-@app.command("report")
-def report(
-    root: Path = FOLDER,
-    output: Path | None = typer.Option(
-        None, "--output", "-o", help="Where to write the report (default: T).", metavar="DIR"
-    ),
-    as_json: bool = JSON,
-) -> None:
-    """Write standings.md and standings.html: the standings and every game with its log."""
-    from arbiter.tournament import folder
-    from arbiter.tournament.report import write
-    from arbiter.tournament.standings import read_results, standings
-
-    out = Output(as_json)
-    tournament = folder.load(root)
-    results = read_results(root, tournament)
-    from arbiter.tournament.rounds import lot_seed
-
-    ranked = standings(tournament, results, lot_seed=lot_seed(root, tournament))
-    written = write(root, tournament, ranked, results, output or root)
-    if as_json:
-        out.json(
-            {"markdown": str(written.markdown), "html": str(written.html), "json": str(written.json)}
-        )
-        return
-    out.line(f"wrote {written.markdown}")
-    out.line(f"wrote {written.html}")
-    out.line(f"wrote {written.json}")
+tournament_report.register(app)  # arbiter tournament report (its own module)
 
 
 @app.command("verify")

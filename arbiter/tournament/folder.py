@@ -46,6 +46,16 @@ class Entrant(Strict):
     """Public key, ``<type> <base64>``."""
     comment: str = Field(default="", max_length=200)
     """The rest of the players file's line (not used by arbiter)."""
+    entered: int | None = Field(default=None, ge=2, le=MAX_ROUNDS)
+    """A late entry: the first round the player is paired in (None: from round 1)."""
+    dropped: int | None = Field(default=None, ge=2, le=MAX_ROUNDS)
+    """A drop: the first round the player is no longer paired in (None: plays on)."""
+
+    def plays_in(self, round_number: int) -> bool:
+        """Whether the player is paired in that round."""
+        return (self.entered is None or self.entered <= round_number) and (
+            self.dropped is None or round_number < self.dropped
+        )
 
 
 class Terms(Strict):
@@ -184,6 +194,9 @@ def save(root: Path, tournament: Tournament) -> None:
         # A format-1 folder keeps the fields it always had (an older arbiter reads it).
         for key in ("organiser", "finished", "tiebreaks"):
             data.pop(key)
+        for player in data["players"]:
+            player.pop("entered")
+            player.pop("dropped")
         for played in data["schedule"]:
             played.pop("seed")
             for table in played["tables"]:
