@@ -267,6 +267,45 @@ def finish(root: Path = FOLDER) -> None:
     )
 
 
+@app.command("drop")
+def drop_command(
+    root: Path = FOLDER,
+    name: str = typer.Argument(..., help="The player who leaves.", metavar="NAME"),
+) -> None:
+    """Drop a player from the next round on (their finished games still count)."""
+    from arbiter.cli.referee import now_utc
+    from arbiter.tournament.field import drop
+
+    _, start = drop(root, name, now_utc())
+    Output().line(
+        f"{name} is dropped from round {start} on (signed in the record); their finished "
+        "games still count"
+    )
+
+
+@app.command("enter")
+def enter_command(
+    root: Path = FOLDER,
+    name: str = typer.Argument(..., help="The new player's name (a seat id).", metavar="NAME"),
+    key: str = typer.Argument(
+        ..., help="Their public key, 'ssh-ed25519 AAAA...' (quoted).", metavar="KEY"
+    ),
+    comment: str = typer.Option("", "--comment", help="A free comment, as in the players file."),
+    round_number: int | None = typer.Option(
+        None, "--round", "-r", help="The first round they play (default: the next one)."
+    ),
+) -> None:
+    """Enter a late player in a Swiss tournament, from a round not yet paired."""
+    from arbiter.cli.referee import now_utc
+    from arbiter.tournament.field import enter
+
+    tournament, start = enter(root, name, key, comment, round_number, now_utc())
+    Output().line(
+        f"{name} enters {tournament.id} from round {start} (signed in the record); the "
+        "rounds before score nothing"
+    )
+
+
 @app.command("simulate")
 def simulate_command(
     players: int = typer.Option(..., "--players", "-n", help="Players in the field."),

@@ -66,8 +66,21 @@ def rebuild(lines: list[record.Line]) -> Tournament:
     terms = lines[0].body
     schedule: list[Round] = []
     finished = False
+    players = [Entrant(**p.model_dump()) for p in terms.players]
     for line in lines[1:]:
-        if line.kind == "round":
+        if line.kind == "drop":
+            players = [
+                p.model_copy(update={"dropped": line.body.from_round})
+                if p.name == line.body.name
+                else p
+                for p in players
+            ]
+        elif line.kind == "enter":
+            body = line.body
+            players.append(
+                Entrant(name=body.name, key=body.key, comment=body.comment, entered=body.from_round)
+            )
+        elif line.kind == "round":
             body = line.body
             schedule.append(
                 Round(
@@ -88,7 +101,7 @@ def rebuild(lines: list[record.Line]) -> Tournament:
         pairing=terms.pairing,
         rounds=terms.rounds,
         table_size=terms.table_size,
-        players=[Entrant(**p.model_dump()) for p in terms.players],
+        players=players,
         terms=Terms(**terms.terms.model_dump()),
         created=terms.created,
         organiser=terms.organiser,
@@ -134,10 +147,34 @@ def check_order(lines: list[record.Line]) -> None:
     paired: list[Any] = []
     results: set[str] = set()
     finished = False
+    names = {p.name for p in terms.players}
+    keys = {p.key for p in terms.players}
+    dropped: set[str] = set()
     for number, line in enumerate(lines[1:], start=2):
         where = f"{record.RECORD} line {number}"
         if finished:
             raise VerificationFailed(f"{where}: a {line.kind} line after the finish")
+        if line.kind == "drop":
+            body = line.body
+            if body.name not in names or body.name in dropped:
+                raise VerificationFailed(f"{where}: drops {body.name}, who is not playing")
+            if body.from_round != len(paired) + 1:
+                raise VerificationFailed(
+                    f"{where}: a drop takes effect from the next round ({len(paired) + 1}), "
+                    f"not round {body.from_round}"
+                )
+            dropped.add(body.name)
+        elif line.kind == "enter":
+            body = line.body
+            if terms.pairing != "swiss" or body.name in names or body.key in keys:
+                raise VerificationFailed(f"{where}: an entry the rules do not allow ({body.name})")
+            if not len(paired) < body.from_round <= terms.rounds:
+                raise VerificationFailed(
+                    f"{where}: enters {body.name} from round {body.from_round}, which is "
+                    "already paired or beyond the last round"
+                )
+            names.add(body.name)
+            keys.add(body.key)
         if line.kind == "round":
             if paired and not all(t.game in results for t in paired[-1].tables):
                 raise VerificationFailed(

@@ -92,11 +92,29 @@ class FinishBody(Strict):
     rounds: int = Field(ge=1, le=99)
 
 
+class DropBody(Strict):
+    """A player not paired from ``from_round`` on (their finished games still count)."""
+
+    name: str
+    from_round: int = Field(ge=2, le=99)
+
+
+class EnterBody(Strict):
+    """A late entry, paired from ``from_round`` on."""
+
+    name: str = Field(pattern=r"^[a-z][a-z0-9_-]{0,31}$")
+    key: str = Field(max_length=2048)
+    comment: str = Field(default="", max_length=200)
+    from_round: int = Field(ge=2, le=99)
+
+
 BODIES: dict[str, type[Strict]] = {
     "terms": TermsBody,
     "round": RoundBody,
     "result": ResultBody,
     "finish": FinishBody,
+    "drop": DropBody,
+    "enter": EnterBody,
 }
 
 
@@ -108,7 +126,7 @@ class Entry(Strict):
     seq: int = Field(ge=0)
     prev: str | None = Field(pattern=DIGEST)
     """sha256 of the previous line's bytes (null for the genesis line)."""
-    kind: Literal["terms", "round", "result", "finish"]
+    kind: Literal["terms", "round", "result", "finish", "drop", "enter"]
     time: str
     body: dict[str, Any]
     signature: str = Field(max_length=4096)

@@ -127,12 +127,28 @@ def compute(
     calls it again for every round."""
     sizes = allowed_sizes(tournament.engine, tournament.options, tournament.table_size)
     past = history(tournament, before=number)
+    playing = {p.name for p in tournament.players if p.plays_in(number)}
     if tournament.pairing == "round-robin":
-        return round_robin(tournament.names, tournament.table_size, sizes, number, past, salt)
+        made = round_robin(tournament.names, tournament.table_size, sizes, number, past, salt)
+        return _without_dropped(made, playing, sizes)
     earlier = [r for r in results if r.round < number]
     ranked = standings(tournament, earlier, before=number, lot_seed=salt)
-    order = pairing_order(ranked, salt, number)
+    order = [name for name in pairing_order(ranked, salt, number) if name in playing]
     return swiss(order, tournament.table_size, sizes, number, past, salt)
+
+
+def _without_dropped(made: Pairing, playing: set[str], sizes: list[int]) -> Pairing:
+    """A round-robin's fixed schedule, less the players who dropped: a table left too
+    small for the engine gives its remaining players a bye (docs/tournaments.md)."""
+    tables: list[list[str]] = []
+    byes = [name for name in made.byes if name in playing]
+    for seats in made.tables:
+        kept = [name for name in seats if name in playing]
+        if len(kept) in sizes:
+            tables.append(kept)
+        else:
+            byes.extend(kept)
+    return Pairing(tables, byes)
 
 
 def lot_seed(root: Path, tournament: Tournament) -> str | None:
