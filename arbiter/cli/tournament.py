@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from arbiter.cli import tournament_report
+from arbiter.cli import tournament_export, tournament_report
 from arbiter.cli.output import Output
 
 app = typer.Typer(
@@ -229,6 +229,7 @@ def standings(root: Path = FOLDER, as_json: bool = JSON) -> None:
 
 
 tournament_report.register(app)  # arbiter tournament report (its own module)
+tournament_export.register(app)  # arbiter tournament export (its own module)
 
 
 @app.command("verify")

@@ -985,6 +985,162 @@ class RatingsFile(Strict):
     left_out: list[LeftOutGame]
     """The folders not rated, in folder order."""
 
+
+# -- the tournament export (`arbiter tournament export`, docs/trf.md) ----------------------
+# The JSON form of an export; arbiter TRF (arbiter.tournament.trf) writes the same data as
+# lines. Both hold what the standings are recomputed from, and the standings themselves.
+TieBreak = Literal[
+    "opponents-points",
+    "opponents-points-cut1",
+    "game-score",
+    "head-to-head",
+    "place-points",
+    "lot",
+]
+"""The standings' tie-breaks a tournament may list (arbiter.tournament.tiebreaks defines them)."""
+
+
+class ExportEngine(Strict):
+    """The engine every game of the tournament is played with."""
+
+    name: Name
+    version: Annotated[str, Field(max_length=32)] | None
+    """As the signed terms give it; null: a tournament without a record (format 1)."""
+
+
+class ExportTerms(Strict):
+    """The deadline terms every game of the tournament is created with."""
+
+    deadline: Annotated[int, Field(ge=1)] | None
+    """Seconds per decision; null: no deadline."""
+    grace: int = Field(ge=0)
+    on_timeout: Literal["pass", "bot", "forfeit"]
+    forfeit_after: Annotated[int, Field(ge=1)] | None
+    """After this many timeouts of one player in a row, the next one forfeits; null: never."""
+
+
+class ExportRecord(Strict):
+    """The signed record (record.jsonl) as the export found it."""
+
+    lines: int = Field(ge=1)
+    head: Digest
+    """sha256 of the record's last line: the record state the export was made from."""
+
+
+class ExportSource(Strict):
+    """Where the export comes from."""
+
+    format: Literal["arbiter.tournament/2", "arbiter.tournament/1"]
+    """The format of tournament.json."""
+    record: ExportRecord | None
+    """null: a format-1 tournament, which has no signed record and no round seeds."""
+
+
+class ExportPlayer(Strict):
+    """A player, with their line of the standings the export was made with."""
+
+    number: int = Field(ge=1)
+    """The starting number: the player's place in the players list (late entries last)."""
+    name: SeatId
+    fingerprint: Fingerprint
+    """SHA-256 fingerprint of the player's key, as `ssh-keygen -l` prints it."""
+    entered: Annotated[int, Field(ge=2)] | None
+    """A late entry: the first round the player was paired in; null: from round 1."""
+    dropped: Annotated[int, Field(ge=2)] | None
+    """A drop: the first round the player was no longer paired in; null: played on."""
+    rank: int = Field(ge=1)
+    """Players equal on points and every tie-break share a rank."""
+    points: int = Field(ge=0)
+    games: int = Field(ge=0)
+    """Finished games with a result."""
+    byes: int = Field(ge=0)
+    opponents: int
+    """The sum of the opponents' points (Buchholz)."""
+    score: int
+    """The sum of the player's game scores."""
+    tiebreaks: dict[str, str]
+    """Each tie-break of the tournament's list, as the standings print it."""
+
+
+class ExportSeat(Strict):
+    """A seat of a table and, once the game has a result, how it did."""
+
+    name: SeatId
+    place: Annotated[int, Field(ge=1)] | None
+    """1 is first; tied seats share a place and the next place counts them (1, 1, 3);
+    null: no result."""
+    score: int | None
+    """The seat's score in the game; null: no result."""
+    points: Annotated[int, Field(ge=0)] | None
+    """The tournament points the game gave the seat; null: no result."""
+
+
+class ExportTable(Strict):
+    """A game of a round."""
+
+    table: int = Field(ge=1)
+    game: GameId
+    manifest: Digest | None
+    """sha256 of the game's game.json (its game record's `manifest`); null: format 1."""
+    status: Literal["over", "abandoned", "playing", "joining", "missing"]
+    """over: finished with a result; abandoned: finished with none (nobody scores);
+    playing, joining: not over yet (no points); missing: its folder is not there."""
+    seats: list[ExportSeat] = Field(min_length=1)
+    """In seat (turn) order."""
+
+
+class ExportBye(Strict):
+    """A player who sat the round out."""
+
+    name: SeatId
+    points: int = Field(ge=0)
+    """What a bye scores: the table size less one."""
+
+
+class ExportRound(Strict):
+    """A paired round."""
+
+    round: int = Field(ge=1)
+    paired: str = Field(min_length=1, max_length=40)
+    """When the organiser paired it (UTC)."""
+    seed: Hex32 | None
+    """The round seed that ordered the pairing's exact ties; null: format 1."""
+    tables: list[ExportTable]
+    byes: list[ExportBye]
+
+
+class TournamentExportFile(Strict):
+    """A tournament export (`arbiter tournament export --format json`, docs/trf.md): the
+    terms, the players, every round's tables and results, and the standings, which can be
+    recomputed from the rest. arbiter TRF (`--format trf`) holds the same data as lines."""
+
+    format: Literal["arbiter.tournament-export/1"]
+    tournament: GameId
+    """The tournament id."""
+    engine: ExportEngine
+    options: dict[str, str]
+    """Engine options as given at `tournament new`."""
+    created: str = Field(min_length=1, max_length=40)
+    pairing: Literal["round-robin", "swiss"]
+    rounds: int = Field(ge=1)
+    """The rounds the tournament has (paired or not)."""
+    table_size: int = Field(ge=2)
+    finished: bool
+    """The organiser recorded the last round's results (`tournament finish`)."""
+    organiser: Fingerprint | None
+    """Fingerprint of the key that signs the record; null: format 1."""
+    terms: ExportTerms
+    tiebreaks: list[TieBreak]
+    """The standings' tie-breaks after points, in order."""
+    lot_seed: Hex32 | None
+    """The public seed the `lot` tie-break draws from; null when the list has no lot."""
+    source: ExportSource
+    players: list[ExportPlayer] = Field(min_length=2)
+    """By starting number."""
+    schedule: list[ExportRound]
+    """The rounds paired so far, in order."""
+
+
 SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "manifest": Manifest,
     "manifest-v1": ManifestV1,
@@ -1012,4 +1168,5 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "notice": NoticeFile,
     "record": RecordFile,
     "ratings": RatingsFile,
+    "tournament-export": TournamentExportFile,
 }

@@ -207,6 +207,8 @@ def save(root: Path, tournament: Tournament) -> None:
 @contextlib.contextmanager
 def locked(root: Path) -> Iterator[None]:
     """Hold the organiser's exclusive lock on the tournament folder."""
+    if not (root / FILE).exists():
+        load(root)  # says, in one line, that this is no tournament folder
     fd = os.open(root / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)

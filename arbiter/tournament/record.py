@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from arbiter.core.errors import ArbiterError, VerificationFailed
-from arbiter.core.models import Strict
+from arbiter.core.models import Strict, TieBreak
 from arbiter.core.signing import NAMESPACE_TOURNAMENT
 from arbiter.tournament.folder import Entrant, Terms
 
@@ -43,16 +43,7 @@ class TermsBody(Strict):
     terms: Terms
     takebacks: Literal["none"]
     """Game terms every game is created with: tournaments take nothing back."""
-    tiebreaks: list[
-        Literal[
-            "opponents-points",
-            "opponents-points-cut1",
-            "game-score",
-            "head-to-head",
-            "place-points",
-            "lot",
-        ]
-    ]
+    tiebreaks: list[TieBreak]
     """The standings' tie-breaks after points, in order (arbiter.tournament.tiebreaks)."""
     organiser: str = Field(max_length=2048)
     """The organiser's public key, ``<type> <base64>``: it signs every line."""

@@ -153,9 +153,10 @@ def result_text(result: GameResult) -> str:
     return ", ".join(parts)
 
 
-def _by_round(
+def by_round(
     tournament: Tournament, results: Sequence[GameResult]
 ) -> list[tuple[int, list[GameResult], list[str]]]:
+    """Each paired round: its number, its games' results and its byes (the site too)."""
     return [
         (played.round, [r for r in results if r.round == played.round], list(played.byes))
         for played in tournament.schedule
@@ -186,7 +187,7 @@ def markdown(
         "| " + " | ".join(_md(cell) for cell in row_cells(row, tournament.tiebreaks)) + " |"
         for row in rows
     ]
-    for number, games, byes in _by_round(tournament, results):
+    for number, games, byes in by_round(tournament, results):
         lines += ["", f"## Round {number}", ""]
         lines += [
             "| table | game | players (seat order) | result | log |",
@@ -244,7 +245,7 @@ def html_page(
         f"<p>{_e(summary(tournament))}</p>",
         f"<table><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>",
     ]
-    for number, games, byes in _by_round(tournament, results):
+    for number, games, byes in by_round(tournament, results):
         parts.append(f"<h2>Round {number}</h2>")
         parts.append(
             '<table><thead><tr><th class="n">table</th><th>game</th>'

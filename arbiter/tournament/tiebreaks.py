@@ -24,18 +24,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, get_args
 
 from arbiter.core.errors import UsageError
+from arbiter.core.models import TieBreak
 
-KNOWN = (
-    "opponents-points",
-    "opponents-points-cut1",
-    "game-score",
-    "head-to-head",
-    "place-points",
-    "lot",
-)
+KNOWN: tuple[str, ...] = get_args(TieBreak)
+"""Every tie-break, in the order the docs list them (the model's Literal is the one list)."""
 DEFAULT = ("opponents-points", "game-score")
 TITLES = {
     "opponents-points": "opponents' points",

@@ -71,14 +71,19 @@ def choose_viewers(root: Path, seat: str | None) -> list[str | None]:
     )
 
 
-def build(root: Path, seat: str | None = None) -> Page:
+def build(root: Path, seat: str | None = None, upto: int | None = None) -> Page:
     """Return the replay page of the game at ``root`` for ``seat`` (default: every viewer
-    the timeline allows: the spectator before the reveal, every seat after it)."""
+    the timeline allows: the spectator before the reveal, every seat after it).
+
+    ``upto``: only entries 0..upto, for a page published behind a running game
+    (``tournament report --public-delay``); nothing after that entry is embedded."""
     from arbiter.core import registry
     from arbiter.core.timeline import frames_for
 
     chosen = choose_viewers(root, seat)
     got = frames_for(root, chosen)  # one replay for every viewer
+    if upto is not None:
+        got = {viewer: [f for f in frames if f.seq <= upto] for viewer, frames in got.items()}
     if not got[chosen[0]]:
         from arbiter.core.errors import NotReady
 

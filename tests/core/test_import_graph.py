@@ -30,6 +30,7 @@ FLOORS = {
     "cli": 4,
     "play": 4,
     "export": 4,
+    "spectate": 4,
 }
 """Top-level package → its floor (DESIGN.md, Layout)."""
 SIDE_BY_SIDE = 3
