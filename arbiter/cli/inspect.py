@@ -20,6 +20,7 @@ def status(
     from arbiter.core.gamedir import GameDir
     from arbiter.core.ledger import manifest_schema, read_json
     from arbiter.core.schemas import validate
+    from arbiter.core.waiting import waiting_clock
 
     out = Output(as_json)
     gd = GameDir(folder)
@@ -50,7 +51,7 @@ def status(
         "revealed": revealed,
         "sealed": bool(manifest.get("sealed", False)),
         "winners": state["outcome"]["winners"] if state["outcome"] else None,
-        "deadline": _deadline(manifest, state, since),
+        "deadline": waiting_clock(manifest, state, since),
         "pending": state.get("pending"),
         "resigned": state.get("resigned", []),
     }
@@ -101,38 +102,6 @@ def status(
         if info["revealed"]
         else "revealed: not yet"
     )
-
-
-def _deadline(manifest: dict[str, Any], state: dict[str, Any], since: str | None) -> Any:
-    """Return the waiting seat's clock in a game with deadlines, else None."""
-    from arbiter.core.deadlines import terms_of
-
-    try:
-        terms = terms_of(manifest)
-    except (KeyError, TypeError):
-        return None
-    from arbiter.core.clock import now_utc
-    from arbiter.core.deadlines import at_or_after
-
-    if terms is not None and "clock" in state:  # a bank, leave or weekend pauses
-        from arbiter.core.clocks import status as clock_status
-
-        return clock_status(state, manifest, now_utc())
-    if terms is None or since is None or state["status"] != "playing" or not state["prompt"]:
-        return None
-    due, final, now = terms.due(since), terms.final(since), now_utc()
-    return {
-        "seat": state["prompt"]["seat"],
-        "since": since,
-        "due": due,
-        "half": terms.half(since),
-        "final": final,
-        "policy": terms.on_timeout,
-        # Past the deadline (the grace running) or past the grace (the policy is owed):
-        # read from the referee's clock, as `arbiter timeout` reads it.
-        "overdue": at_or_after(now, due),
-        "timeout_owed": at_or_after(now, final),
-    }
 
 
 def verify(

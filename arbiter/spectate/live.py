@@ -45,10 +45,10 @@ def snapshot(folder: Path) -> Snapshot:
 
 
 def _read(gd: Any) -> Snapshot:
-    from arbiter.cli.inspect import _deadline  # the function behind `arbiter status`
     from arbiter.core.chain import iter_chain
     from arbiter.core.ledger import load_manifest, read_json
     from arbiter.core.schemas import validate
+    from arbiter.core.waiting import waiting_clock  # what `arbiter status` shows
 
     manifest, manifest_digest, _ = load_manifest(gd)
     state = read_json(gd.public_state, "public/state.json")
@@ -56,7 +56,7 @@ def _read(gd: Any) -> Snapshot:
     entries = [
         Entry(e["seq"], e.get("time"), e["hash"]) for e in iter_chain(gd.chain, manifest_digest)
     ]
-    clock = _deadline(manifest, state, entries[-1].time)
+    clock = waiting_clock(manifest, state, entries[-1].time)
     return Snapshot(
         status=state["status"],
         waiting=list(state["waiting_for"]),
