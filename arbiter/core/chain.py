@@ -55,7 +55,7 @@ _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 # life of a long game (docs/game-life.md: resign … appoint, clocks, takebacks, orders).
 KINDS = frozenset((
     "genesis", "join", "move", "timeout",
-    "resign", "propose-end", "answer", "handover", "appoint",
+    "resign", "propose-end", "answer", "handover", "appoint", "deal",
     "leave", "leave-auto", "takeback-request", "takeback", "orders", "order-step",
 ))  # fmt: skip
 _SEAT = re.compile(r"[a-z][a-z0-9_-]{0,31}")

@@ -47,3 +47,7 @@ ORDERS_FORMAT = "arbiter.orders/2"
 ORDERS_FORMAT_1 = "arbiter.orders/1"
 ORDERS_FORMATS = (ORDERS_FORMAT, ORDERS_FORMAT_1)
 ORDER_STEP_FORMAT = "arbiter.order-step/1"
+
+# Duplicate rounds (issue 28 item 3, docs/duplicate.md): the referee's entry that deals a
+# game of a duplicate group from the group's shared deal seed, once every table has joined.
+DEAL_FORMAT = "arbiter.deal/1"

@@ -270,7 +270,7 @@ def _layout(seats: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     ``check_layout`` checks them (so the first wrong one is named, as always)."""
     g = GameDir("")
     files = [g.manifest, g.chain, g.public_state, g.public_log]
-    files += [g.secret, g.lockfile, g.referee_signed, g.referee_key]
+    files += [g.secret, g.lockfile, g.referee_signed, g.referee_key, g.deal_secret]
     files += [g.referee_key_path, g.reveal_record, g.reveal_signed]
     files += [g.sealed_index, g.sealed_record]
     for seat in seats:
@@ -343,6 +343,11 @@ class GameDir:
     @property
     def secret(self) -> Path:
         return self.referee / "secret"
+
+    @property
+    def deal_secret(self) -> Path:
+        """A duplicate game's group secret (arbiter.core.deal), hex; private until reveal."""
+        return self.referee / "deal-secret"
 
     @property
     def lockfile(self) -> Path:

@@ -176,8 +176,7 @@ def check_seat_file(
     seat = record["seat"]
     life = table.life
     if not table.started:
-        waiting = ", ".join(table.waiting_for())
-        raise NotReady(f"the game has not started (it waits for joins from {waiting})")
+        raise NotReady(f"the game has not started ({table.not_started()})")
     if table.over:
         raise GameOver("the game is over: it accepts no more files")
     if seat in life.resigned and kind != "handover":

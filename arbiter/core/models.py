@@ -158,6 +158,19 @@ class DeadlineTerms(Strict):
     """pause (`--weekends pause`): Saturdays and Sundays (UTC) do not count as time used."""
 
 
+class DealTerms(Strict):
+    """A game of a duplicate round (docs/duplicate.md): the tables of its group play the
+    same deal. The setup draws from a deal seed shared by the group, keyed by a group secret
+    committed here before anyone joined and mixed from every join of every game of the group."""
+
+    group: GameId
+    """The group's id (`<tournament>-r<R>-s<seats>`): the tables of one round with this many seats."""
+    commitment: Digest
+    """sha256("arbiter-commit/1" ‖ group secret), the same in every game of the group."""
+    games: list[GameId] = Field(min_length=1, max_length=999)
+    """The group's game ids in table order: the order their joins enter the deal seed."""
+
+
 class Manifest(_ManifestTerms):
     """`game.json`: what is played, by whom, the referee's key and the seed commitment.
 
@@ -182,6 +195,10 @@ class Manifest(_ManifestTerms):
     arbiter: str | None = Field(default=None, max_length=32)
     """The arbiter release that created the game: `arbiter verify` names it when the
     installed engines differ (docs/tournaments.md, "Archives")."""
+    deal: DealTerms | None = None
+    """A table of a duplicate round (`tournament new --duplicate`): the game is dealt by the
+    referee's `deal` entry once every table of its group has joined; absent: it deals itself
+    at its last join."""
 
 
 class JoinFileV1(Strict):
@@ -353,6 +370,42 @@ class AppointFile(Strict):
     """The substitute's public key."""
     reason: int = Field(ge=1)
     """The number of the chain entry that allows it: that seat's timeout or resignation."""
+    signature: Armored
+    """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
+
+
+class DealSeatJoin(Strict):
+    """One seat of a game of the group, as its join gave it."""
+
+    seat: SeatId
+    key: PublicKey
+    """The seat's key in that game's game.json."""
+    entropy_signature: Armored
+    """The seat's join's entropy signature (docs/rng.md §2): its entropy is derived from it."""
+
+
+class DealGame(Strict):
+    """One game of the group, bound by the digest of its game.json."""
+
+    game: GameId
+    manifest: Digest
+    """sha256 of that game's game.json bytes."""
+    seats: list[DealSeatJoin] = Field(min_length=1, max_length=16)
+    """In that game's seat order."""
+
+
+class DealFile(Strict):
+    """The referee deals a duplicate game (namespace arbiter-deal): every game of the group,
+    with every seat's entropy signature, in table then seat order, so anyone can recompute
+    the deal seed once the group secret is revealed (docs/duplicate.md)."""
+
+    format: Literal["arbiter.deal/1"]
+    game: GameId
+    after: Digest
+    """The chain head when it was signed (the game's last join)."""
+    group: GameId
+    games: list[DealGame] = Field(min_length=1, max_length=999)
+    """The group's games in game.json's `deal.games` order; the same list in every game."""
     signature: Armored
     """SSHSIG by the key in game.json's `referee` over this object without `signature`."""
 
@@ -544,6 +597,7 @@ ChainKind = Literal[
     "answer",
     "handover",
     "appoint",
+    "deal",
     "leave",
     "leave-auto",
     "takeback-request",
@@ -683,6 +737,9 @@ class RevealFile(Strict):
     """Chain head at reveal time."""
     forced: bool
     """True when the referee revealed before the game was over (`--force`)."""
+    deal_secret: Hex32 | None = None
+    """A duplicate game (game.json `deal`): its group's secret, published once every table
+    of the group is over; absent otherwise."""
 
 
 class NoticePeriod(Strict):
@@ -1155,6 +1212,7 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "answer": AnswerFile,
     "handover": HandoverFile,
     "appoint": AppointFile,
+    "deal": DealFile,
     "leave": LeaveFile,
     "leave-auto": LeaveAutoFile,
     "takeback": TakebackFile,

@@ -18,6 +18,7 @@ from arbiter.core.engine import Engine
 from arbiter.core.errors import Tampered
 from arbiter.core.formats import (
     APPOINT_FORMAT,
+    DEAL_FORMAT,
     JOIN_FORMAT,
     JOIN_FORMAT_1,
     LEAVE_AUTO_FORMAT,
@@ -71,6 +72,8 @@ def apply_record(
         return table.move(seq, record["seat"], list(record["actions"]))
     if fmt == APPOINT_FORMAT:
         return life.apply_appointment(table, seq, record)
+    if fmt == DEAL_FORMAT:
+        return table.deal(record)
     if fmt == LEAVE_AUTO_FORMAT:
         from arbiter.core import leave
 
@@ -119,9 +122,12 @@ def rebuild(
     engine: Engine,
     secret: bytes,
     signed: Path,
+    deal_secret: bytes | None = None,
 ) -> Rebuilt:
-    """Replay every chain entry from the signed files in ``signed`` (a signed.jsonl)."""
+    """Replay every chain entry from the signed files in ``signed`` (a signed.jsonl);
+    ``deal_secret``: a duplicate game's group secret (arbiter.core.deal)."""
     table = Table(manifest, engine, secret, trusted=True)
+    table.deal_secret = deal_secret
     chain: list[dict[str, Any]] = []
     lines: list[EntryLines] = []
     with Records(signed) as records:

@@ -19,8 +19,10 @@ from typing import Any
 from arbiter.core import chain as chainlib
 from arbiter.core import clocks, receipts, registry, takeback, views
 from arbiter.core.canonical import canonical, digest, parse_strict, pretty
+from arbiter.core.deal import read_secret as read_deal_secret
 from arbiter.core.engine import Engine
 from arbiter.core.errors import (
+    AlreadyJoined,
     BadSignature,
     Duplicate,
     GameOver,
@@ -85,10 +87,11 @@ def _rebuild(
     secret = _read_secret(gd)
     if commitment(secret) != manifest["commitment"]:
         raise Tampered("referee/secret does not match the commitment in game.json")
+    deal_secret = read_deal_secret(gd, manifest)
     return (
         manifest,
         manifest_digest,
-        rebuild(gd, manifest, manifest_digest, engine, secret, gd.referee_signed),
+        rebuild(gd, manifest, manifest_digest, engine, secret, gd.referee_signed, deal_secret),
     )
 
 
@@ -117,6 +120,7 @@ def new_game(
     finish: Callable[[Path], None] | None = None,
     clock: dict[str, Any] | None = None,
     takebacks: str | None = None,
+    deal: tuple[dict[str, Any], bytes] | None = None,
 ) -> dict[str, Any]:
     """Create a game folder publishing only a commitment to a fresh secret.
 
@@ -132,6 +136,8 @@ def new_game(
     belongs to the new game (the mail desk's addresses) before it is in place. ``clock``:
     the members of a bank, leave and weekend pauses (``clocks.make_terms``, docs/clocks.md). ``takebacks``: ``none``
     or ``consent`` (docs/game-life.md §4; absent from game.json when not given: none).
+    ``deal``: a table of a duplicate round, its deal terms (``group``, ``commitment``,
+    ``games``) and the group's secret (arbiter.core.deal, docs/duplicate.md).
 
     The folder is built beside ``root`` and renamed into place (``gamedir.building``): a
     crash leaves no half game, and the same command run again makes the game.
@@ -185,6 +191,8 @@ def new_game(
             )
     options = engine.parse_options(dict(raw_options))
     engine.check_seats(options, len(seats))
+    if deal is not None:
+        _check_deal_terms(game_id, join, *deal)
     secret = secret if secret is not None else os.urandom(32)
     with building(gd.root, PUBLIC_DIR) as folder:
         gd = GameDir(folder)
@@ -221,6 +229,9 @@ def new_game(
         if takebacks is not None:
             manifest["takebacks"] = takebacks
         manifest["arbiter"] = __version__
+        if deal is not None:
+            manifest["deal"] = dict(deal[0])
+            gd.write(gd.deal_secret, deal[1].hex().encode() + b"\n")
         validate("manifest", manifest, "game.json")
         manifest_digest = digest(manifest)
         table = Table(manifest, engine, secret)
@@ -238,6 +249,15 @@ def new_game(
         if finish is not None:
             finish(folder)
     return manifest
+
+
+def _check_deal_terms(game_id: str, join: bool, terms: dict[str, Any], secret: bytes) -> None:
+    if not join:
+        raise UsageError("a duplicate game needs joins: its deal mixes every seat's entropy")
+    if game_id not in terms["games"]:
+        raise UsageError(f"the deal terms' games do not include {game_id}")
+    if len(secret) != 32 or commitment(secret) != terms["commitment"]:
+        raise UsageError("the group secret does not match the deal terms' commitment")
 
 
 def _check_sealable(
@@ -577,11 +597,12 @@ def _accepted_lines(gd: GameDir, seq: int) -> bytes:
 # -- reveal ---------------------------------------------------------------------------
 
 
-def reveal(root: Path, force: bool = False) -> dict[str, Any]:
+def reveal(root: Path, force: bool = False, *, group_over: bool = False) -> dict[str, Any]:
     """Publish the secret and every signed file under ``reveal/`` so anyone can replay.
 
     Refused before the game is over unless ``force``; a forced reveal is recorded in the
-    reveal record and in every log.
+    reveal record and in every log. A duplicate game publishes its group's secret too,
+    and only when its tournament says every table of the group is over (``group_over``).
     """
     gd = GameDir(root)
     gd.require()
@@ -597,6 +618,12 @@ def reveal(root: Path, force: bool = False) -> dict[str, Any]:
                 f"the game is not over (waiting for {waiting}): pass --force to reveal anyway; "
                 "this is recorded in every log"
             )
+        if manifest.get("deal") is not None and not group_over:
+            raise UsageError(
+                f"{manifest['game']} is a table of duplicate group {manifest['deal']['group']}: "
+                "revealing it would show the other tables its cards; reveal the group with "
+                "`arbiter tournament reveal` once every table of it is over"
+            )
         record = {
             "format": REVEAL_FORMAT,
             "game": manifest["game"],
@@ -604,6 +631,9 @@ def reveal(root: Path, force: bool = False) -> dict[str, Any]:
             "head": rebuilt.head,
             "forced": not table.over,
         }
+        if manifest.get("deal") is not None:
+            assert table.deal_secret is not None
+            record["deal_secret"] = table.deal_secret.hex()
         validate("reveal", record, "reveal/reveal.json")
         files = outputs(gd, manifest, table, rebuilt.lines, rebuilt.seq, rebuilt.head, record)
         # The record is the reveal's commit point: ``heal`` completes the rest after a crash.
@@ -653,10 +683,7 @@ def timeout(root: Path, now: str | None = None) -> Waiting:
             raise GameOver("the game was revealed: nothing times out")
         table = rebuilt.table
         if not table.started:
-            joins = ", ".join(table.waiting_for())
-            raise NotReady(
-                f"the game waits for joins from {joins}: deadlines run once it has started"
-            )
+            raise NotReady(f"the game has not started ({table.not_started()}): deadlines run once it has")
         if table.over:
             raise GameOver("the game is over: nothing times out")
         if now is None:
@@ -742,9 +769,10 @@ def _record_referee_entry(
     from arbiter.core.publish import apply_record
 
     table, seq, prev = rebuilt.table, rebuilt.seq + 1, rebuilt.head
+    seat = record.get("seat")  # None: an entry of the whole table (a deal)
     produced = apply_record(table, seq, record)
-    clocks.step(table, kind, record["seat"], time)
-    entry = chainlib.make_entry(seq, kind, record["seat"], prev, digest(record), produced.public, time)
+    clocks.step(table, kind, seat, time)
+    entry = chainlib.make_entry(seq, kind, seat, prev, digest(record), produced.public, time)
     chain_bytes = open_nofollow_read(gd.chain, 1 << 40) + chainlib.line(entry)
     signed_bytes = _accepted_lines(gd, seq) + canonical(record) + b"\n"
     files = outputs(gd, manifest, table, [*rebuilt.lines, produced], seq, entry["hash"], None)
@@ -754,12 +782,79 @@ def _record_referee_entry(
     return Accepted(
         seq,
         kind,
-        record["seat"],
+        seat or "",
         entry["hash"],
         produced.public,
         "over" if table.over else "playing",
         table.waiting_for(),
     )
+
+
+# -- deal (duplicate rounds) -----------------------------------------------------------
+
+
+def deal_slot(root: Path) -> dict[str, Any] | None:
+    """This duplicate game's part of its group's deal (arbiter.core.deal.slot): its game
+    id, game.json digest and each seat's key and entropy signature; None while a seat has
+    not joined. Refused for a game that is not a table of a duplicate round."""
+    from arbiter.core import deal as deals
+    from arbiter.core.ledger import Records
+
+    gd = GameDir(root)
+    gd.require()
+    with gd.locked():
+        present = heal(gd)
+        manifest, rebuilt = present.manifest, present.rebuilt
+        if manifest.get("deal") is None:
+            raise UsageError(f"{manifest['game']} is not a table of a duplicate round")
+        table = rebuilt.table
+        if not table.started and not table.awaiting_deal:
+            return None
+        joins: dict[str, dict[str, Any]] = {}
+        with Records(gd.referee_signed) as records:
+            for entry in rebuilt.chain:
+                if entry["kind"] == "join":
+                    joins[entry["seat"]] = records.read(entry["seq"], entry["digest"])
+        return deals.slot(manifest, present.manifest_digest, joins)
+
+
+def deal(root: Path, games: list[dict[str, Any]], now: str | None = None) -> Accepted:
+    """Deal a duplicate game whose seats have all joined: append the referee's signed
+    ``deal`` entry listing every game of the group (``games``: each one's ``deal_slot``,
+    in the order of game.json's ``deal.games``), then set the game up from the group's
+    deal seed (arbiter.core.deal)."""
+    from arbiter.core.formats import DEAL_FORMAT
+    from arbiter.core.signing import NAMESPACE_DEAL, sign
+
+    gd = GameDir(root)
+    gd.require()
+    with gd.locked():
+        present = heal(gd)
+        manifest, rebuilt = present.manifest, present.rebuilt
+        terms = manifest.get("deal")
+        table = rebuilt.table
+        if terms is None:
+            raise UsageError(
+                f"{manifest['game']} is not a table of a duplicate round: it deals itself at its last join"
+            )
+        if table.started:
+            raise AlreadyJoined(f"{manifest['game']} is already dealt: nothing to do")
+        if not table.awaiting_deal:
+            raise NotReady(
+                f"{manifest['game']} waits for joins from {', '.join(table.waiting_for())}: "
+                "it is dealt once every seat of every table of its group has joined"
+            )
+        record: dict[str, Any] = {
+            "format": DEAL_FORMAT,
+            "game": manifest["game"],
+            "after": rebuilt.head,
+            "group": terms["group"],
+            "games": [dict(game) for game in games],
+        }
+        record["signature"] = sign(record, receipts.signing_key(gd), NAMESPACE_DEAL)
+        validate("deal", record, "the deal")
+        stamp = _stamp(manifest, rebuilt, now)
+        return _record_referee_entry(gd, manifest, rebuilt, "deal", record, stamp)
 
 
 # -- appoint --------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from arbiter.core.deadlines import Terms, terms_of
 from arbiter.core.errors import ArbiterError, NotReady, VerificationFailed
 from arbiter.core.formats import (
     APPOINT_FORMAT,
+    DEAL_FORMAT,
     JOIN_FOR_MANIFEST,
     JOIN_FORMAT,
     LEAVE_AUTO_FORMAT,
@@ -306,6 +307,10 @@ def _replay_entry(
             produced = _replay_appointment(table, seq, signed, head, manifest, signatures)
             report.signatures += signatures
             return produced, "appoint", signed["seat"], file_digest
+        if signed.get("format") == DEAL_FORMAT:
+            produced = _replay_deal(table, seq, signed, head, manifest, signatures)
+            report.signatures += signatures
+            return produced, "deal", None, file_digest
         if signed.get("format") == LEAVE_AUTO_FORMAT:
             time = clock.pending if clock is not None else None
             produced = _replay_leave_auto(table, seq, signed, head, manifest, signatures, time)
@@ -466,6 +471,29 @@ def _replay_takeback(
     return takeback.replay_record(table, seq, record, manifest, signatures)
 
 
+def _replay_deal(
+    table: Table,
+    seq: int,
+    record: dict[str, Any],
+    head: str,
+    manifest: dict[str, Any],
+    signatures: bool,
+) -> EntryLines:
+    """Check the referee's deal of a duplicate game (its signature; every seat's entropy
+    signature, this game's own against its joins) and set the game up from the group's
+    deal seed (arbiter.core.deal)."""
+    from arbiter.core import referee_records
+    from arbiter.core.signing import NAMESPACE_DEAL
+
+    referee_records.check(
+        record, seq, manifest, signatures,
+        schema="deal", what="the deal", namespace=NAMESPACE_DEAL, head=head,
+    )  # fmt: skip
+    if table.deal_secret is None:
+        raise _fail(f"entry #{seq}: a deal in a game whose reveal gives no group secret")
+    return table.deal(record)
+
+
 def _replay_appointment(
     table: Table,
     seq: int,
@@ -542,6 +570,27 @@ def _state(path: Path, what: str, head: str, seq: int, root: Path) -> dict[str, 
     return dict(state)
 
 
+def _deal_secret(manifest: dict[str, Any], record: dict[str, Any], report: Report) -> bytes | None:
+    """A duplicate game's revealed group secret, checked against game.json's commitment."""
+    terms = manifest.get("deal")
+    if terms is None:
+        if record.get("deal_secret") is not None:
+            raise _fail("reveal/reveal.json gives a group secret, but game.json has no deal terms")
+        return None
+    if record.get("deal_secret") is None:
+        raise _fail(
+            "reveal/reveal.json gives no group secret: a duplicate game is revealed with its "
+            "group's (`arbiter tournament reveal`)"
+        )
+    secret = bytes.fromhex(record["deal_secret"])
+    if commitment(secret) != terms["commitment"]:
+        raise _fail("the revealed group secret does not match the deal commitment in game.json")
+    report.checks.append(
+        f"group secret: matches the commitment of duplicate group {terms['group']}, made before anyone joined"
+    )
+    return secret
+
+
 def _replay(
     gd: GameDir,
     manifest: dict[str, Any],
@@ -570,6 +619,7 @@ def _replay(
     report.checks.append("secret: matches the commitment made before anyone joined")
     keys = seat_keys(manifest)
     table = Table(manifest, engine, secret)
+    table.deal_secret = _deal_secret(manifest, record, report)
     title = engine.info.title
     logs: dict[str | None, _LogReader] = {None: _LogReader(gd.public_log, root=gd.root)}
     if not sealed:

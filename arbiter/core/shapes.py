@@ -145,7 +145,8 @@ def manifest_ok(obj: Any) -> bool:
 
 # Optional terms of a version-2 manifest: a sealed game (docs/sealing.md), deadlines and
 # the release that created it (docs/tournaments.md).
-_OPTIONAL_TERMS = ("sealed", "deadline", "arbiter", "takebacks", "substitutes")
+_OPTIONAL_TERMS = ("sealed", "deadline", "arbiter", "takebacks", "substitutes", "deal")
+_DEAL_KEYS = ("commitment", "games", "group")
 _DEADLINE_KEYS = ("bot", "forfeit_after", "grace", "on_timeout", "seconds")
 _MAX_SECONDS = 366 * 86400
 
@@ -158,6 +159,17 @@ def _optional_terms_ok(obj: dict[str, Any]) -> bool:
         return False
     substitutes = obj.get("substitutes")
     if substitutes is not None and type(substitutes) is not bool:
+        return False
+    deal = obj.get("deal", None)  # a table of a duplicate round (arbiter.core.deal)
+    if deal is not None and not (
+        isinstance(deal, dict)
+        and tuple(sorted(deal)) == _DEAL_KEYS
+        and _text(deal["group"], _GAME)
+        and _text(deal["commitment"], _DIGEST)
+        and isinstance(deal["games"], list)
+        and 1 <= len(deal["games"]) <= 999
+        and all(_text(game, _GAME) for game in deal["games"])
+    ):
         return False
     release = obj.get("arbiter")  # the schema allows null: unknown release (models.py)
     if release is not None and not (isinstance(release, str) and len(release) <= 32):
@@ -238,6 +250,11 @@ def _manifest_common(obj: dict[str, Any]) -> bool:
 
 def reveal_ok(obj: Any) -> bool:
     """Return whether ``obj`` is a well-formed reveal record."""
+    if isinstance(obj, dict) and "deal_secret" in obj:
+        # A duplicate game's group secret (arbiter.core.deal); null allowed as in the schema.
+        if obj["deal_secret"] is not None and not _text(obj["deal_secret"], _HEX32):
+            return False
+        obj = {key: value for key, value in obj.items() if key != "deal_secret"}
     return (
         isinstance(obj, dict)
         and tuple(sorted(obj)) == _REVEAL_KEYS

@@ -58,6 +58,8 @@ NAMESPACE_ORDERS = "arbiter-orders"
 NAMESPACE_ORDER_STEP = "arbiter-order-step"
 # The organiser signs every line of a tournament's record (docs/tournament-record.md).
 NAMESPACE_TOURNAMENT = "arbiter-tournament"
+# The referee deals a game of a duplicate round (docs/duplicate.md).
+NAMESPACE_DEAL = "arbiter-deal"
 
 # Key types the sshsig package can verify; others (ecdsa, sk-*) would be accepted into a
 # manifest and then fail every signature check, so they are refused up front. Both sign

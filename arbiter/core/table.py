@@ -80,6 +80,9 @@ class Table:
         self.seats: list[str] = [s["seat"] for s in manifest["seats"]]
         self.entropies: dict[str, bytes] = {}
         self.seed: bytes | None = None
+        # A duplicate game (game.json ``deal``, arbiter.core.deal): its group's secret, which
+        # whoever replays the game sets (the referee's copy, or the revealed one).
+        self.deal_secret: bytes | None = None
         self.state: Any = None
         # A seat that forfeited on a timeout: the game is over, that seat ranked last.
         self.forfeited: str | None = None
@@ -198,8 +201,24 @@ class Table:
             tiebreak=" ".join(said),
         )
 
+    @property
+    def awaiting_deal(self) -> bool:
+        """Every seat of a duplicate game has joined; it waits for the group's deal."""
+        return (
+            not self.started
+            and self.manifest.get("deal") is not None
+            and len(self.entropies) == len(self.seats)
+        )
+
+    def not_started(self) -> str:
+        """What a game that has not started waits for, in words (for messages)."""
+        if self.awaiting_deal:
+            return f"it waits for the deal of duplicate group {self.manifest['deal']['group']}"
+        return f"it waits for joins from {', '.join(self.waiting_for())}"
+
     def waiting_for(self) -> list[str]:
-        """Return the seats the game waits for (joins, or the prompted seat)."""
+        """Return the seats the game waits for (joins, or the prompted seat; none while a
+        duplicate game waits for its group's deal)."""
         if not self.started:
             return [s for s in self.seats if s not in self.entropies]
         prompt = self.prompt()
@@ -230,8 +249,47 @@ class Table:
         self.entropies[seat] = entropy
         lines = EntryLines(seats={s: [] for s in self.seats})
         lines.add_common(self.seats, f"{seat} joined.")
-        if len(self.entropies) == len(self.seats):
+        if len(self.entropies) < len(self.seats):
+            return lines
+        terms = self.manifest.get("deal")
+        if terms is None:
             self._setup(lines)
+        else:
+            lines.add_common(
+                self.seats,
+                f"Every seat has joined. This table plays duplicate group {terms['group']}: "
+                "it is dealt once every table of the group has joined.",
+            )
+        return lines
+
+    def deal(self, record: dict[str, Any]) -> EntryLines:
+        """Deal a duplicate game from the referee's ``deal`` record (arbiter.core.deal):
+        the setup draws from stream 0 of the group's deal seed, later entries from the
+        game's own seed."""
+        from arbiter.core import deal
+        from arbiter.core.canonical import digest
+
+        if self.started:
+            raise AlreadyJoined("the game is already dealt: nothing to do")
+        if self.deal_secret is None:
+            raise OutOfTurn("the group's secret is not at hand: only the referee's copy deals")
+        entropies = deal.check(
+            self.manifest, digest(self.manifest), self.entropies, record, not self.trusted
+        )
+        own = [self.entropies[s] for s in self.seats]
+        self.seed = derive_seed(self.secret, self.game, own)
+        shared = deal.deal_seed(self.deal_secret, record["group"], entropies)
+        lines = EntryLines(seats={s: [] for s in self.seats})
+        tables = len(record["games"])
+        lines.add_common(
+            self.seats,
+            f"The deal of duplicate group {record['group']} ({tables} tables): every table "
+            "of the group gets these same cards.",
+        )
+        self.state, events = self.engine.setup(
+            self.manifest["options"], list(self.seats), Rng.for_entry(shared, 0)
+        )
+        lines.extend(self._narrate(events))
         return lines
 
     def move(self, seq: int, seat: str, actions: list[dict[str, Any]]) -> EntryLines:
@@ -241,8 +299,7 @@ class Table:
         use only what ``seat`` can see.
         """
         if self.state is None:
-            waiting = ", ".join(self.waiting_for())
-            raise OutOfTurn(f"the game has not started: it waits for joins from {waiting}")
+            raise OutOfTurn(f"the game has not started: {self.not_started()}")
         assert self.seed is not None
         rng = Rng.for_entry(self.seed, self.ply(seq))
         engine, state = self.engine, self.state

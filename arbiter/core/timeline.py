@@ -99,6 +99,8 @@ class _Game:
     secret: bytes | None
     """``None``: a published copy before the reveal (no secret at hand)."""
     signed: Path | None
+    deal_secret: bytes | None = None
+    """A duplicate game's group secret (revealed, or the referee's copy)."""
 
     @property
     def seats(self) -> list[str]:
@@ -111,15 +113,22 @@ def _load(gd: GameDir) -> _Game:
     manifest, manifest_digest, engine = load_manifest(gd)
     revealed = gd.reveal_record.is_file()
     secret: bytes | None
+    deal_secret: bytes | None = None
     if revealed:
         record = parse_strict(open_nofollow_read(gd.reveal_record), "reveal/reveal.json")
         validate("reveal", record, "reveal/reveal.json")
         secret, signed, where = bytes.fromhex(record["secret"]), gd.reveal_signed, "reveal/reveal.json"
+        if record.get("deal_secret"):
+            deal_secret = bytes.fromhex(record["deal_secret"])
     else:
         secret, signed, where = _referee_secret(gd), gd.referee_signed, "referee/secret"
+        if secret is not None and manifest.get("deal") is not None:
+            from arbiter.core.deal import read_secret
+
+            deal_secret = read_secret(gd, manifest)
     if secret is not None and commitment(secret) != manifest["commitment"]:
         raise Tampered(f"{where} does not match the commitment in game.json: run `arbiter verify`")
-    return _Game(gd, manifest, manifest_digest, engine, revealed, secret, signed)
+    return _Game(gd, manifest, manifest_digest, engine, revealed, secret, signed, deal_secret)
 
 
 def _referee_secret(gd: GameDir) -> bytes | None:
@@ -163,6 +172,7 @@ def _replay(game: _Game) -> Iterator[tuple[dict[str, Any], Table, EntryLines]]:
     """
     assert game.secret is not None and game.signed is not None
     table = Table(game.manifest, game.engine, game.secret, trusted=True)
+    table.deal_secret = game.deal_secret
     chain = iter_chain(game.gd.chain, game.manifest_digest)
     # The chain is opened before the signed files: a submit meanwhile only adds a line
     # to the latter, never an entry without its file.
