@@ -7,7 +7,7 @@ from typing import Any
 
 import typer
 
-from arbiter.cli import tournament_export, tournament_report
+from arbiter.cli import tournament_duplicate, tournament_export, tournament_report
 from arbiter.cli.output import Output
 
 app = typer.Typer(
@@ -71,6 +71,13 @@ def new(
         "(docs/tournaments.md).",
         metavar="LIST",
     ),
+    duplicate: bool = typer.Option(
+        False,
+        "--duplicate",
+        help="Duplicate rounds: every table of a round plays the same deal, and players "
+        "score matchpoints against their seat position at the other tables "
+        "(docs/duplicate.md).",
+    ),
     as_json: bool = JSON,
 ) -> None:
     """Create a tournament folder from a players file; nothing is paired yet."""
@@ -109,6 +116,7 @@ def new(
         tournament_id=tournament_id,
         created=now_utc(),
         tiebreaks=order,
+        duplicate=duplicate,
     )
     if as_json:
         out.json(
@@ -121,13 +129,14 @@ def new(
                 "table_size": tournament.table_size,
                 "players": len(tournament.players),
                 "terms": tournament.terms.model_dump(),
+                "duplicate": tournament.duplicate,
             }
         )
         return
     out.line(
         f"created tournament {tournament.id} in {root}: {len(tournament.players)} players, "
         f"{tournament.engine}, {tournament.pairing}, {tournament.rounds} rounds, "
-        f"tables of {tournament.table_size}"
+        f"tables of {tournament.table_size}" + (", duplicate deals" if tournament.duplicate else "")
     )
     if tournament.terms.deadline is not None:
         from arbiter.core.deadlines import describe_duration
@@ -167,6 +176,7 @@ def round_(root: Path = FOLDER, as_json: bool = JSON) -> None:
                 "resumed": paired.resumed,
                 "tables": tables,
                 "byes": list(played.byes),
+                "deals": [d.model_dump() for d in played.deals],
             }
         )
         return
@@ -178,15 +188,25 @@ def round_(root: Path = FOLDER, as_json: bool = JSON) -> None:
     for table in tables:
         out.line(f"table {table['table']}: {', '.join(table['seats'])}  ->  {table['folder']}")
     if played.byes:
-        from arbiter.tournament.standings import bye_points
+        from arbiter.tournament.standings import round_bye_points
 
-        points = bye_points(tournament.table_size)
+        points = round_bye_points(tournament, played)
         out.line(f"bye (+{points} points): {', '.join(played.byes)}")
+    for group in played.deals:
+        out.line(
+            f"duplicate group {group.group}: the {len(group.games)} tables of {group.seats} "
+            "play the same deal"
+        )
     out.line("each player joins their game and sends the join file to the organiser:")
     for table in tables:
         for seat, command in table["join"].items():
             out.line(f"  {seat}: {command}")
     out.line(f"then: arbiter submit {root}/games/<game> JOIN-FILES...")
+    if played.deals:
+        out.line(
+            f"once every table of a group has joined: arbiter tournament deal {root} "
+            f"(when its games are over: arbiter tournament reveal {root})"
+        )
 
 
 def join_command(game: Path, seat: str) -> str:
@@ -230,6 +250,7 @@ def standings(root: Path = FOLDER, as_json: bool = JSON) -> None:
 
 tournament_report.register(app)  # arbiter tournament report (its own module)
 tournament_export.register(app)  # arbiter tournament export (its own module)
+tournament_duplicate.register(app)  # arbiter tournament deal / reveal (duplicate rounds)
 
 
 @app.command("verify")

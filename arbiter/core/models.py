@@ -822,6 +822,15 @@ class RecordTerms(Strict):
     substitutes: bool
 
 
+class RecordDealSeed(Strict):
+    """A duplicate game's group (docs/duplicate.md): the setup draws from the deal seed
+    its secret and the `deal` entry's joins give."""
+
+    group: GameId
+    commitment: Digest
+    secret: Hex32
+
+
 class RecordSeed(Strict):
     """The seed commitment of game.json and, the game being revealed, its secret."""
 
@@ -829,6 +838,8 @@ class RecordSeed(Strict):
     """sha256("arbiter-commit/1" ‖ secret), published before anyone joined."""
     secret: Hex32
     """The revealed secret (reveal/reveal.json): it matches the commitment."""
+    deal: RecordDealSeed | None = None
+    """A table of a duplicate round: its group, whose secret seeds the setup (absent otherwise)."""
 
 
 class RecordReason(Strict):
@@ -907,6 +918,11 @@ class RecordEntry(Strict):
     """order-step: the entry of the orders it applies."""
     step: Annotated[int, Field(ge=0)] | SkipJsonSchema[None] = None
     """order-step: the step's index in those orders' `steps`."""
+    group: GameId | SkipJsonSchema[None] = None
+    """deal: the duplicate group (docs/duplicate.md)."""
+    games: list[DealGame] | SkipJsonSchema[None] = None
+    """deal: every game of the group with its seats' keys and entropy signatures, in table
+    order: with the group's secret, they give the deal seed."""
 
 
 class RecordFile(Strict):

@@ -251,6 +251,13 @@ def new_game(
     return manifest
 
 
+def fresh_secret() -> bytes:
+    """32 bytes from the operating system for a secret committed before play (a game's,
+    or a duplicate group's: arbiter.tournament.duplicate). The referee's edge is the only
+    place that draws fresh randomness."""
+    return os.urandom(32)
+
+
 def _check_deal_terms(game_id: str, join: bool, terms: dict[str, Any], secret: bytes) -> None:
     if not join:
         raise UsageError("a duplicate game needs joins: its deal mixes every seat's entropy")
@@ -812,9 +819,10 @@ def deal_slot(root: Path) -> dict[str, Any] | None:
             return None
         joins: dict[str, dict[str, Any]] = {}
         with Records(gd.referee_signed) as records:
-            for entry in rebuilt.chain:
+            for entry in rebuilt.chain[1:]:
+                signed = records.read(entry["seq"], entry["digest"])  # in order: a stream
                 if entry["kind"] == "join":
-                    joins[entry["seat"]] = records.read(entry["seq"], entry["digest"])
+                    joins[entry["seat"]] = signed
         return deals.slot(manifest, present.manifest_digest, joins)
 
 

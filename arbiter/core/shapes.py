@@ -160,7 +160,7 @@ def _optional_terms_ok(obj: dict[str, Any]) -> bool:
     substitutes = obj.get("substitutes")
     if substitutes is not None and type(substitutes) is not bool:
         return False
-    deal = obj.get("deal", None)  # a table of a duplicate round (arbiter.core.deal)
+    deal = obj.get("deal")  # a table of a duplicate round (arbiter.core.deal)
     if deal is not None and not (
         isinstance(deal, dict)
         and tuple(sorted(deal)) == _DEAL_KEYS

@@ -26,6 +26,7 @@ DECIDED: dict[str, tuple[str, ...]] = {
     "answer": ("answer", "request"),
     "handover": ("key",),
     "appoint": ("key", "reason"),
+    "deal": ("group", "games"),
     "leave": ("days",),
     "leave-auto": ("days", "start"),
     "takeback-request": ("to",),

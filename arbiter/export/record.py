@@ -112,11 +112,24 @@ def _read(gd: GameDir, where: dict[str, Any]) -> dict[str, Any]:
         "seats": manifest["seats"],
         "referee": manifest.get("referee"),
         "terms": terms(manifest),
-        "seed": {"commitment": manifest["commitment"], "secret": reveal["secret"]},
+        "seed": seed(manifest, reveal),
         "result": result(entries, state, reveal["forced"]),
         "head": last["hash"],
         "timeline": entries,
     }
+
+
+def seed(manifest: dict[str, Any], reveal: dict[str, Any]) -> dict[str, Any]:
+    """The seed commitment and secret; a duplicate game's group and its secret too."""
+    out: dict[str, Any] = {"commitment": manifest["commitment"], "secret": reveal["secret"]}
+    terms = manifest.get("deal")
+    if terms is not None:
+        out["deal"] = {
+            "group": terms["group"],
+            "commitment": terms["commitment"],
+            "secret": reveal["deal_secret"],
+        }
+    return out
 
 
 def terms(manifest: dict[str, Any]) -> dict[str, Any]:

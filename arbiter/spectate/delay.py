@@ -12,9 +12,9 @@ the delay old, and nothing after it.
   the cut, so an entry is never shown after one that is hidden (the referee never dates
   an entry before the one before it, so this is also "every entry old enough").
 - A finished game is shown whole at once: its result is public anyway, and nothing in it
-  can help a player of that game any more. (Duplicate rounds, where every table of a
-  round plays the same deal, would have to hold a finished game until its whole round
-  is over: not in this module yet, as tournaments have no duplicate rounds yet.)
+  can help a player of that game any more. A table of a duplicate round is the
+  exception: the site (``arbiter.spectate.site``) hides it whole, delay or not, until
+  every table of its group is over, as they play the same cards (docs/duplicate.md).
 
 "Now" is the referee's clock (``arbiter.core.clock``; ``ARBITER_NOW`` replaces it), read
 once by the caller, so one site is cut at one moment.

@@ -47,6 +47,11 @@ class Site:
     tables: list[Table]
 
 
+DUPLICATE_HIDDEN = (
+    "hidden until every table of its duplicate group is over: they play the same cards"
+)
+
+
 def build(
     root: Path,
     tournament: Tournament,
@@ -79,6 +84,10 @@ def build(
             continue
         snap = snapshot(game)
         shown = delays.shown(snap.entries, snap.status == "over", now, delay)
+        if tournament.duplicate and not result.counted:
+            # The other tables of its group play the same cards (docs/duplicate.md): nothing
+            # of it is shown, delay or not, until every one of them is over.
+            shown = replace(shown, upto=None, time=None, hash=None, note=DUPLICATE_HIDDEN)
         if not (snap.revealed or GameDir(game).secret.is_file()):
             # A published copy: only the referee's copy replays a game before its reveal.
             shown = replace(shown, upto=None, time=None, hash=None, note=NO_SEED)

@@ -15,7 +15,7 @@ from typing import Any
 
 from arbiter.core.errors import VerificationFailed
 from arbiter.tournament import folder, record
-from arbiter.tournament.folder import Entrant, Round, Table, Terms, Tournament
+from arbiter.tournament.folder import Deal, Entrant, Round, Table, Terms, Tournament
 
 
 @dataclass
@@ -46,6 +46,7 @@ def audit(root: Path) -> Audit:
         if line.kind == "round":
             check_pairing(expected, lines, line)
     check_games(root, expected, lines)
+    dealt = check_deals(root, expected)
     check_standings(root, expected)
     rounds = sum(1 for line in lines if line.kind == "round")
     results = sum(1 for line in lines if line.kind == "result")
@@ -56,7 +57,8 @@ def audit(root: Path) -> Audit:
         [
             f"record: {len(lines)} signed lines ({rounds} rounds, {results} results, "
             f"{state}); every pairing recomputed and equal; tournament.json and the "
-            "published standings agree"
+            "published standings agree",
+            *dealt,
         ],
     )
 
@@ -89,6 +91,7 @@ def rebuild(lines: list[record.Line]) -> Tournament:
                     tables=[Table(**t.model_dump()) for t in body.tables],
                     byes=list(body.byes),
                     seed=body.seed,
+                    deals=[Deal(**d.model_dump()) for d in body.deals],
                 )
             )
         elif line.kind == "finish":
@@ -108,6 +111,7 @@ def rebuild(lines: list[record.Line]) -> Tournament:
         schedule=schedule,
         finished=finished,
         tiebreaks=list(terms.tiebreaks),
+        duplicate=terms.duplicate,
     )
 
 
@@ -265,7 +269,7 @@ def check_games(root: Path, expected: Tournament, lines: list[record.Line]) -> N
         if line.kind != "result":
             continue
         name = next(t.folder for t in scheduled.values() if t.game == line.body.game)
-        head, outcome = final(root / name)
+        head, outcome = final(root / name, expected.duplicate)
         if head != line.body.head:
             raise VerificationFailed(
                 f"{name}: the game's chain head is not the final head the record signs "
@@ -273,6 +277,104 @@ def check_games(root: Path, expected: Tournament, lines: list[record.Line]) -> N
             )
         if outcome != line.body.outcome:
             raise VerificationFailed(f"{name}: the game's outcome is not the one the record signs")
+
+
+def check_deals(root: Path, expected: Tournament) -> list[str]:
+    """Duplicate rounds (docs/duplicate.md): each round's groups are its tables of each
+    size, every game.json of a group commits to the group's recorded secret, every revealed
+    game of a group lists the same games in its deal entry, each bound by the digest of
+    that table's game.json and its seats' keys, and no group secret was revealed before
+    every table of its group was over. Returns the notes to print."""
+    from arbiter.core.canonical import digest, parse_strict
+    from arbiter.tournament.duplicate import group_id
+
+    if not expected.duplicate:
+        return []
+    groups = revealed = 0
+    for played in expected.schedule:
+        sizes: list[int] = []
+        for table in played.tables:
+            if len(table.seats) not in sizes:
+                sizes.append(len(table.seats))
+        want = [
+            (group_id(expected.id, played.round, n), n, [t.game for t in played.tables if len(t.seats) == n])
+            for n in sizes
+        ]
+        if [(d.group, d.seats, d.games) for d in played.deals] != want:
+            raise VerificationFailed(
+                f"round {played.round}: its duplicate groups are not its tables of each size"
+            )
+        for group in played.deals:
+            groups += 1
+            lists = []
+            manifests: dict[str, dict[str, Any]] = {}
+            tables = {t.game: root / t.folder for t in played.tables}
+            for game in group.games:
+                manifest = parse_strict((tables[game] / "game.json").read_bytes(), "game.json")
+                manifests[game] = manifest
+                terms = {"group": group.group, "commitment": group.commitment, "games": group.games}
+                if manifest.get("deal") != terms:
+                    raise VerificationFailed(
+                        f"{game}/game.json: its deal terms are not group {group.group}'s as recorded"
+                    )
+            over = {game: _status(tables[game]) == "over" for game in group.games}
+            for game in group.games:
+                if not (tables[game] / "reveal" / "reveal.json").is_file():
+                    continue
+                if not all(over.values()):
+                    raise VerificationFailed(
+                        f"{game} was revealed, with its group's secret, before every table of "
+                        f"group {group.group} was over"
+                    )
+                found = _deal_record(tables[game])
+                if found is None:
+                    raise VerificationFailed(f"{game}: a revealed duplicate game without a deal entry")
+                lists.append(found["games"])
+                revealed += 1
+            for listed in lists:
+                if listed != lists[0]:
+                    raise VerificationFailed(
+                        f"group {group.group}: its games' deal entries list different joins"
+                    )
+                for slot in listed:
+                    manifest = manifests.get(slot["game"])
+                    keys = [(s["seat"], s["key"]) for s in (manifest or {}).get("seats", [])]
+                    if manifest is None or slot["manifest"] != digest(manifest) or keys != [
+                        (s["seat"], s["key"]) for s in slot["seats"]
+                    ]:
+                        raise VerificationFailed(
+                            f"group {group.group}: the deal binds {slot['game']} to another "
+                            "game.json, or to other seats or keys, than the table's"
+                        )
+    return [
+        f"duplicate: {groups} group(s), each game.json committed to its group's secret; "
+        f"{revealed} revealed game(s) list the same joins, bound to every table's game.json"
+    ]
+
+
+def _status(game: Path) -> str:
+    from arbiter.core.player import load_state
+
+    path = game / "public" / "state.json"
+    return str(load_state(path)["status"]) if path.is_file() else "missing"
+
+
+def _deal_record(game: Path) -> dict[str, Any] | None:
+    """A revealed game's deal entry (its signed file from reveal/signed.jsonl)."""
+    from arbiter.core.chain import iter_chain
+    from arbiter.core.gamedir import GameDir
+    from arbiter.core.ledger import Records, load_manifest
+
+    gd = GameDir(game)
+    _, manifest_digest, _ = load_manifest(gd)
+    with Records(gd.reveal_signed) as records:
+        for entry in iter_chain(gd.chain, manifest_digest):
+            if entry["seq"] == 0:
+                continue
+            signed = records.read(entry["seq"], entry["digest"])  # read in order: a stream
+            if entry["kind"] == "deal":
+                return signed
+    return None
 
 
 def check_standings(root: Path, expected: Tournament) -> None:

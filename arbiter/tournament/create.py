@@ -63,6 +63,7 @@ def create(
     created: str,
     organiser_seed: bytes | None = None,
     tiebreaks: list[str] | None = None,
+    duplicate: bool = False,
 ) -> Tournament:
     """Check the terms, try a game of each table size, then write ``tournament.json``,
     the organiser key (``T/organiser/key``; from ``organiser_seed`` for reproducible tests)
@@ -118,6 +119,11 @@ def create(
             )
         rounds = rounds or full
     rounds = rounds or swiss_rounds(len(players), table_size)
+    if duplicate and (len(players) % table_size or len(players) < 2 * table_size):
+        raise UsageError(
+            f"--duplicate compares tables of the same size: {len(players)} players do not fill "
+            f"at least two tables of {table_size} exactly; list a multiple of {table_size} players"
+        )
     tournament = Tournament(
         format=folder.TOURNAMENT_FORMAT,
         id=tid,
@@ -131,6 +137,7 @@ def create(
         created=created,
         schedule=[],
         tiebreaks=list(tiebreaks) if tiebreaks is not None else list(DEFAULT_TIEBREAKS),
+        duplicate=duplicate,
     )
     # Built beside its path and renamed into place: a crash leaves no half tournament
     # (the trial games included), and the same command run again makes it.
@@ -165,6 +172,8 @@ def _start_record(made: Path, tournament: Tournament, seed: bytes | None) -> Tou
         "organiser": organiser,
         "created": tournament.created,
     }
+    if tournament.duplicate:
+        body["duplicate"] = True
     record.append(made, tournament.id, "terms", body, tournament.created, key)
     return tournament.model_copy(update={"organiser": organiser})
 

@@ -83,6 +83,19 @@ class Table(Strict):
     """sha256 of the game's ``game.json`` bytes, once created (format 2)."""
 
 
+class Deal(Strict):
+    """A duplicate group of a round: its tables of one size play the same deal
+    (docs/duplicate.md); the group secret is kept in ``T/organiser/deals/<group>``."""
+
+    group: str
+    """``<tournament>-r<R>-s<seats>``."""
+    seats: int = Field(ge=2, le=16)
+    commitment: str
+    """sha256("arbiter-commit/1" ‖ group secret), in each of the group's game.json too."""
+    games: list[str] = Field(min_length=1)
+    """The group's game ids in table order."""
+
+
 class Round(Strict):
     """A paired round: its tables and the players who sit out (byes)."""
 
@@ -93,6 +106,8 @@ class Round(Strict):
     byes: list[str]
     seed: str | None = None
     """The round seed that ordered the pairing's exact ties (format 2)."""
+    deals: list[Deal] = Field(default_factory=list)
+    """A duplicate tournament's groups, one per table size (empty otherwise)."""
 
 
 class Tournament(Strict):
@@ -118,6 +133,9 @@ class Tournament(Strict):
     """The rounds paired so far, in order."""
     finished: bool = False
     """The last round's results are recorded (``tournament finish``)."""
+    duplicate: bool = False
+    """Every round's tables of one size play the same deal, scored by matchpoints
+    (``tournament new --duplicate``, docs/duplicate.md)."""
     tiebreaks: list[str] = Field(default_factory=lambda: ["opponents-points", "game-score"])
     """The standings' tie-breaks after points, in order (format 2 chooses them;
     ``arbiter.tournament.tiebreaks``)."""
@@ -190,6 +208,11 @@ def save(root: Path, tournament: Tournament) -> None:
     from arbiter.core.gamedir import atomic_write
 
     data = tournament.model_dump(mode="json")
+    if not tournament.duplicate:
+        # Written only by duplicate tournaments: the others' files stay as they were.
+        data.pop("duplicate")
+        for played in data["schedule"]:
+            played.pop("deals")
     if not tournament.recorded:
         # A format-1 folder keeps the fields it always had (an older arbiter reads it).
         for key in ("organiser", "finished", "tiebreaks"):

@@ -48,6 +48,8 @@ class TermsBody(Strict):
     organiser: str = Field(max_length=2048)
     """The organiser's public key, ``<type> <base64>``: it signs every line."""
     created: str
+    duplicate: bool = False
+    """Duplicate rounds (docs/duplicate.md); written only when true."""
 
 
 class TableBody(Strict):
@@ -60,6 +62,15 @@ class TableBody(Strict):
     and its seats' keys."""
 
 
+class DealBody(Strict):
+    """A duplicate group: its game.json files commit to the group secret, ``commitment``."""
+
+    group: str
+    seats: int = Field(ge=2, le=16)
+    commitment: str = Field(pattern=DIGEST)
+    games: list[str] = Field(min_length=1)
+
+
 class RoundBody(Strict):
     round: int = Field(ge=1, le=99)
     seed: str = Field(pattern=r"^[0-9a-f]{64}$")
@@ -67,6 +78,8 @@ class RoundBody(Strict):
     paired: str
     tables: list[TableBody]
     byes: list[str]
+    deals: list[DealBody] = Field(default_factory=list)
+    """A duplicate tournament's groups (written only there)."""
 
 
 class ResultBody(Strict):
@@ -165,6 +178,12 @@ def append(
 
     lines = raw_lines(root)
     parsed = BODIES[kind].model_validate(body).model_dump(mode="json")
+    # Members only duplicate tournaments have (docs/duplicate.md) are left out elsewhere:
+    # the other records keep the bytes they always had.
+    if parsed.get("duplicate") is False:
+        del parsed["duplicate"]
+    if parsed.get("deals") == []:
+        del parsed["deals"]
     entry: dict[str, Any] = {
         "format": ENTRY_FORMAT,
         "tournament": tournament,

@@ -112,6 +112,10 @@ def pair_next(root: Path, created: str, *, seed: bytes | None = None) -> Paired:
             byes=pairing.byes,
             seed=salt if tournament.recorded else None,
         )
+        if tournament.duplicate:
+            from arbiter.tournament.duplicate import make_deals
+
+            played = played.model_copy(update={"deals": make_deals(root, tournament, played, seed)})
         tournament = tournament.model_copy(update={"schedule": [*tournament.schedule, played]})
         folder.save(root, tournament)
         tournament = _finish_round(root, tournament, played, seed, created)
@@ -188,6 +192,7 @@ def _finish_round(
             "paired": done.paired,
             "tables": [t.model_dump() for t in done.tables],
             "byes": list(done.byes),
+            "deals": [d.model_dump() for d in done.deals],
         }
         record.append(root, tournament.id, "round", body, created, record.organiser_key(root))
     return tournament
@@ -215,7 +220,7 @@ def record_results(root: Path, tournament: Tournament, time: str) -> list[record
     for table in last.tables:
         if table.game in done:
             continue
-        head, outcome = final(root / table.folder)
+        head, outcome = final(root / table.folder, tournament.duplicate)
         body = {
             "round": last.round, "table": table.table, "game": table.game,
             "head": head, "outcome": outcome,
@@ -224,13 +229,21 @@ def record_results(root: Path, tournament: Tournament, time: str) -> list[record
     return record.read(root)
 
 
-def final(game: Path) -> tuple[str, dict[str, Any] | None]:
-    """A finished game's chain head and outcome (``{ranking, scores}``; None: abandoned)."""
+def final(game: Path, duplicate: bool = False) -> tuple[str, dict[str, Any] | None]:
+    """A finished game's chain head and outcome (``{ranking, scores}``; None: abandoned).
+    A duplicate game's outcome also names the seats that left it (``left``, only when
+    some did): matchpoints rank them below every seat that did not."""
     from arbiter.core.player import load_state
 
     state = load_state(game / "public" / "state.json")
     outcome = state.get("outcome")
     kept = None if outcome is None else {"ranking": outcome["ranking"], "scores": outcome["scores"]}
+    if kept is not None and duplicate:
+        from arbiter.tournament.duplicate import left_seats
+
+        left = left_seats(game, state)
+        if left:
+            kept["left"] = left
     return str(state["head"]), kept
 
 
@@ -256,6 +269,9 @@ def recorded(tournament: Tournament, lines: list[record.Line]) -> list[GameResul
         if line.body.outcome is not None:
             result.points = game_points(line.body.outcome["ranking"])
         out.append(result)
+    from arbiter.tournament.duplicate import score_rounds
+
+    score_rounds(tournament, out)
     return out
 
 
@@ -309,8 +325,20 @@ def _create_games(root: Path, tournament: Tournament, played: Round, seed: bytes
             secret=_derive(seed, table.game, "secret"),
             referee_seed=_derive(seed, table.game, "referee"),
             takebacks="none",  # tournaments take nothing back (docs/game-life.md §4)
+            deal=_deal_terms(root, played, table.game),
             **game_terms(tournament.terms),
         )
+
+
+def _deal_terms(root: Path, played: Round, game: str) -> tuple[dict[str, Any], bytes] | None:
+    """A duplicate table's deal terms and its group's secret (None: not a duplicate round)."""
+    from arbiter.tournament import duplicate
+
+    group = duplicate.group_of(played, game)
+    if group is None:
+        return None
+    terms = {"group": group.group, "commitment": group.commitment, "games": list(group.games)}
+    return terms, duplicate.read_secret(root, group)
 
 
 def _derive(seed: bytes | None, game: str, label: str) -> bytes | None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.core.errors import Tampered
-from arbiter.tournament.folder import Table, Tournament
+from arbiter.tournament.folder import Round, Table, Tournament
 from arbiter.tournament.tables import tiebreak
 
 
@@ -40,6 +40,16 @@ def bye_points(table_size: int) -> int:
     return table_size - 1
 
 
+def round_bye_points(tournament: Tournament, played: Round) -> int:
+    """A bye's points in that round: a tie with everyone at a usual table, or in a
+    duplicate round the average matchpoints (arbiter.tournament.duplicate)."""
+    if tournament.duplicate:
+        from arbiter.tournament.duplicate import bye_points as duplicate_bye
+
+        return duplicate_bye(played)
+    return bye_points(tournament.table_size)
+
+
 @dataclass
 class GameResult:
     """A game of the tournament as the standings see it."""
@@ -50,6 +60,9 @@ class GameResult:
     """``joining``, ``playing``, ``over``, or ``missing`` when the folder is not there."""
     outcome: dict[str, Any] | None = None
     points: dict[str, int] = field(default_factory=dict)
+    """Tournament points: by place, or a duplicate game's matchpoints (docs/duplicate.md)."""
+    counted: bool = True
+    """False for a duplicate game whose group is not over yet: it counts as not played."""
 
     @property
     def over(self) -> bool:
@@ -59,7 +72,7 @@ class GameResult:
     @property
     def scored(self) -> bool:
         """Finished with a result: an abandoned game gives nobody points (docs/game-life.md)."""
-        return self.status == "over" and self.outcome is not None
+        return self.status == "over" and self.outcome is not None and self.counted
 
 
 @dataclass
@@ -102,7 +115,15 @@ def read_results(root: Path, tournament: Tournament) -> list[GameResult]:
                     f"{shown(root / 'tournament.json')} records: put the right folder back"
                 )
             outcome = state["outcome"] if state["status"] == "over" else None
+            if outcome is not None and tournament.duplicate:
+                from arbiter.tournament.duplicate import left_seats
+
+                left = left_seats(folder, state)
+                outcome = {**outcome, "left": left} if left else outcome
             results.append(_result(played.round, table, state["status"], outcome, folder))
+    from arbiter.tournament.duplicate import score_rounds
+
+    score_rounds(tournament, results)
     return results
 
 
@@ -148,7 +169,7 @@ def standings(
             continue
         for name in played.byes:
             byes[name] += 1
-            points[name] += bye_points(tournament.table_size)
+            points[name] += round_bye_points(tournament, played)
     scored = [result for result in results if result.scored]
     for result in scored:
         assert result.outcome is not None
@@ -157,7 +178,8 @@ def standings(
             points[seat] += result.points[seat]
             score[seat] += int(result.outcome["scores"].get(seat, 0))
             games[seat] += 1
-            share[seat] += Fraction(result.points[seat], 2 * (len(seats) - 1))
+            by_place = game_points(result.outcome["ranking"])  # matchpoints or not
+            share[seat] += Fraction(by_place[seat], 2 * (len(seats) - 1))
             met[seat].extend(other for other in seats if other != seat)
     opponents = {name: sum(points[other] for other in met[name]) for name in names}
     cut = {

@@ -1,0 +1,188 @@
+"""Duplicate rounds (docs/duplicate.md): the deal seed's frozen vector, the terms a
+duplicate tournament needs, and each tampering an organiser could try — a group secret
+swapped at the reveal, a game revealed before its group is over, a deal that lists other
+joins at one table than at another — caught by `arbiter verify` or `tournament verify`."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from cli.clikit import arbiter
+
+from arbiter.core import deal as deals
+from arbiter.core.errors import Tampered
+from arbiter.core.referee import deal, deal_slot
+from arbiter.tournament import duplicate, folder
+from arbiter.tournament.create import create
+from arbiter.tournament.folder import Terms
+from arbiter.tournament.players import read
+from arbiter.tournament.rounds import pair_next
+from tournament.duplicate_kit import join_all, play
+from tournament.kit import players_file
+
+NAMES = ["ann", "ben", "cat", "dan", "eve", "fay"]
+
+
+def test_deal_seed_vector() -> None:
+    """docs/duplicate.md §2, computed here from its words with the standard library."""
+    secret, entropies = bytes(range(32)), [bytes([k]) * 32 for k in (1, 2, 3)]
+    message = b"arbiter-deal/1\x00t-r1-s3\x00" + b"".join(entropies)
+    want = hmac.new(secret, message, hashlib.sha256).hexdigest()
+    assert deals.deal_seed(secret, "t-r1-s3", entropies).hex() == want
+    assert want == "efefc2d59f52cf4b90379d94266b618009d24981cd34e871d6e227b4734a1bd0"  # frozen: docs/duplicate.md
+    with pytest.raises(ValueError):
+        deals.deal_seed(bytes(31), "g", [])
+
+
+def _new(tmp: Path, names: list[str]) -> tuple[Path, dict[str, Path]]:
+    players, keys = players_file(tmp, names)
+    root = tmp / "dup"
+    create(
+        root, engine="momiji", players=read(players), options={}, pairing="swiss", rounds=1,
+        table_size=3, terms=Terms(deadline=None, grace=0, on_timeout="pass"),
+        tournament_id="dup", created="2026-10-01T00:00:00Z", duplicate=True,
+    )  # fmt: skip
+    return root, keys
+
+
+def test_duplicate_needs_full_tables_of_one_size(tmp_path: Path) -> None:
+    with pytest.raises(Exception, match="do not fill at least two tables of 3"):
+        _new(tmp_path, [*NAMES, "gus"])
+    assert not (tmp_path / "dup").exists()
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Path], list[Path]]:
+    """A one-round, two-table duplicate tournament, joined, dealt, played and revealed."""
+    tmp = tmp_path_factory.mktemp("duplicate")
+    root, keys = _new(tmp, NAMES)
+    paired = pair_next(root, "2026-10-02T00:00:00Z", seed=b"duplicate tests")
+    games = [root / t.folder for t in paired.round.tables]
+    for game in games:
+        join_all(game, keys)
+    assert duplicate.deal(root).dealt == [t.game for t in paired.round.tables]
+    for game in games:
+        play(game, keys, game.name)
+    assert len(duplicate.reveal(root).revealed) == 2
+    return root, keys, games
+
+
+def _published(root: Path, where: Path) -> Path:
+    shutil.copytree(root, where, ignore=shutil.ignore_patterns("referee", "organiser"))
+    return where
+
+
+def test_the_published_tournament_verifies(played, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = played[0]
+    copy = _published(root, tmp_path / "pub")
+    said = arbiter("tournament", "verify", copy)
+    assert said.returncode == 0, said.stdout + said.stderr
+    assert "duplicate: 1 group(s)" in said.stdout and "2 revealed game(s)" in said.stdout
+    # A game's own record carries its group's secret, and re-checks against its chain.
+    game = copy / "games" / "r1-t1"
+    exported = arbiter("export", game, "-o", tmp_path / "r1-t1.json")
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    record = json.loads((tmp_path / "r1-t1.json").read_text())
+    assert record["seed"]["deal"]["group"] == "dup-r1-s3"
+    assert [e["kind"] for e in record["timeline"]][4] == "deal"
+    checked = arbiter("verify", game, "--record", tmp_path / "r1-t1.json")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    for fmt in ("json", "trf"):
+        made = arbiter("tournament", "export", copy, "--format", fmt, "-o", tmp_path / f"t.{fmt}")
+        assert made.returncode == 0, made.stdout + made.stderr
+
+
+def test_a_swapped_group_secret_fails_the_games_verify(played, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root, _, games = played
+    copy = _published(root, tmp_path / "pub")
+    reveal = copy / "games" / games[0].name / "reveal" / "reveal.json"
+    data = json.loads(reveal.read_text())
+    data["deal_secret"] = "ab" * 32
+    reveal.write_text(json.dumps(data, indent=2) + "\n")
+    said = arbiter("verify", copy / "games" / games[0].name)
+    assert said.returncode == 16
+    assert "group secret does not match the deal commitment" in said.stderr + said.stdout
+
+
+def test_a_game_revealed_before_its_group_is_over_is_named(tmp_path: Path) -> None:
+    """The organiser bypasses `tournament reveal` and publishes table 1 with the group
+    secret while table 2 still plays: table 2's players could read their cards from it."""
+    from arbiter.core.referee import reveal
+
+    root, keys = _new(tmp_path, NAMES)
+    paired = pair_next(root, "2026-10-02T00:00:00Z", seed=b"duplicate tests")
+    games = [root / t.folder for t in paired.round.tables]
+    for game in games:
+        join_all(game, keys)
+    duplicate.deal(root)
+    play(games[0], keys, games[0].name)
+    assert duplicate.reveal(root).revealed == []  # the tournament's own reveal waits
+    # The live site shows nothing of the finished table while its group plays on.
+    site = tmp_path / "site"
+    built = arbiter("tournament", "report", root, "--site", site)
+    assert built.returncode == 0, built.stdout + built.stderr
+    index = (site / "index.html").read_text()
+    assert "hidden until every table of its duplicate group is over" in index
+    assert not list((site / "games").glob("*.html")) if (site / "games").exists() else True
+    reveal(games[0], group_over=True)
+    said = arbiter("tournament", "verify", _published(root, tmp_path / "pub"))
+    assert said.returncode == 16
+    assert "before every table of group dup-r1-s3 was over" in said.stderr + said.stdout
+
+
+def test_a_deal_listing_other_joins_at_one_table_is_caught(tmp_path: Path) -> None:
+    """An organiser deals table 1 from a list whose table-2 slot is a stranger's key (a
+    valid entropy signature, but not table 2's player): table 1 verifies on its own, and
+    `tournament verify` names the group."""
+    from helpers.tables import make_keys
+
+    from arbiter.core.joins import sign_entropy
+
+    root, keys = _new(tmp_path, NAMES)
+    paired = pair_next(root, "2026-10-02T00:00:00Z", seed=b"duplicate tests")
+    games = [root / t.folder for t in paired.round.tables]
+    for game in games:
+        join_all(game, keys)
+    slots = [deal_slot(game) for game in games]
+    assert all(slot is not None for slot in slots)
+    forged = json.loads(json.dumps(slots))
+    stranger = make_keys(tmp_path / "stranger", ["zed"])["zed"]
+    seat = forged[1]["seats"][0]
+    seat["key"] = " ".join(Path(f"{stranger}.pub").read_text().split()[:2])
+    seat["entropy_signature"], _ = sign_entropy(
+        forged[1]["game"], seat["seat"], forged[1]["manifest"], stranger
+    )
+    deal(games[0], forged)
+    with pytest.raises(Tampered, match="other seats or keys"):
+        deal(games[1], forged)  # table 2 checks its own slot and refuses
+    deal(games[1], slots)
+    for game in games:
+        play(game, keys, game.name)
+    duplicate.reveal(root)
+    alone = arbiter("verify", games[0])
+    assert alone.returncode == 0, alone.stdout + alone.stderr
+    said = arbiter("tournament", "verify", _published(root, tmp_path / "pub"))
+    assert said.returncode == 16
+    assert "group dup-r1-s3: the deal binds dup-r1-t2 to another game.json, or to other seats or keys" in (
+        said.stderr + said.stdout
+    )
+
+
+def test_a_game_is_not_dealt_before_its_group_has_joined(tmp_path: Path) -> None:
+    root, keys = _new(tmp_path, NAMES)
+    paired = pair_next(root, "2026-10-02T00:00:00Z", seed=b"duplicate tests")
+    games = [root / t.folder for t in paired.round.tables]
+    join_all(games[0], keys)
+    before = {p: p.read_bytes() for p in games[0].rglob("*") if p.is_file()}
+    assert duplicate.deal(root).waiting == {"dup-r1-s3": [paired.round.tables[1].game]}
+    assert {p: p.read_bytes() for p in games[0].rglob("*") if p.is_file()} == before
+    status = arbiter("status", games[0], "--json")
+    assert json.loads(status.stdout)["status"] == "joining"
+    moved = arbiter("reveal", games[0])
+    assert moved.returncode != 0
+    assert folder.load(root).schedule[0].deals[0].games == [t.game for t in paired.round.tables]
