@@ -8,6 +8,7 @@ from typing import Any
 import typer
 
 from arbiter.cli.output import Output
+from arbiter.cli.waiting_words import AWAITING_DEAL
 
 
 def status(
@@ -64,7 +65,11 @@ def status(
     )
     out.line(f"status: {state['status']} after entry #{state['seq']} (head {state['head'][:19]}…)")
     if state["status"] == "joining":
-        out.line(f"waiting for joins from: {', '.join(state['waiting_for'])}")
+        out.line(
+            f"waiting for joins from: {', '.join(state['waiting_for'])}"
+            if state["waiting_for"]
+            else "waiting for the deal: " + AWAITING_DEAL
+        )
     elif state["prompt"] is not None:
         out.line(f"waiting for {state['prompt']['seat']}: {state['prompt']['kind']}")
     clock = info["deadline"]

@@ -8,6 +8,7 @@ from typing import Any
 import typer
 
 from arbiter.cli.output import Output
+from arbiter.cli.waiting_words import AWAITING_DEAL
 
 
 def _pairs(values: list[str], what: str) -> list[tuple[str, str]]:
@@ -271,7 +272,9 @@ def submit(
         out.json(results)
     elif results:
         last = results[-1]
-        waiting = ", ".join(last["waiting_for"]) or "nobody"
+        waiting = ", ".join(last["waiting_for"]) or (
+            "the deal: " + AWAITING_DEAL if last["status"] == "joining" else "nobody"
+        )
         out.line(f"game is {last['status']}; waiting for {waiting}")
 
 

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from arbiter.cli.output import Output, literal
+from arbiter.cli.waiting_words import AWAITING_DEAL
 from arbiter.core.errors import SchemaViolation
 
 # What an engine's renderer raises on a view that is not its own shape (a card it does
@@ -120,7 +121,11 @@ def render_state(out: Output, state: dict[str, Any], engine: Any, pictures: bool
     )
     prompt = state["prompt"]
     if state["status"] == "joining":
-        out.line(f"waiting for joins from: {', '.join(state['waiting_for'])}")
+        out.line(
+            f"waiting for joins from: {', '.join(state['waiting_for'])}"
+            if state["waiting_for"]
+            else "waiting for the deal: " + AWAITING_DEAL
+        )
     elif prompt is not None:
         mine = state["seat"] == prompt["seat"]
         turn = "your turn" if mine else f"{prompt['seat']}'s turn"

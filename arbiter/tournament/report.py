@@ -114,8 +114,21 @@ def summary(tournament: Tournament) -> str:
         f"{title}{f' ({options})' if options else ''}, {tournament.pairing}, "
         f"{len(tournament.schedule)} of {tournament.rounds} rounds paired, "
         f"tables of {tournament.table_size}, {len(tournament.players)} players. "
+        + _points_rule(tournament)
+        + f" Tie-breaks: {_order(tournament)}."
+    )
+
+
+def _points_rule(tournament: Tournament) -> str:
+    if tournament.duplicate:
+        return (
+            "Duplicate deals, matchpoints: at your seat position, 2 for each other table of "
+            "your group where that player scored less, 1 for each tie; a bye scores the "
+            "average (docs/duplicate.md)."
+        )
+    return (
         "Points: 2 for each opponent at the table you finish ahead of, 1 for each you tie "
-        f"with; a bye scores {bye_points(tournament.table_size)}. Tie-breaks: {_order(tournament)}."
+        f"with; a bye scores {bye_points(tournament.table_size)}."
     )
 
 
