@@ -1145,7 +1145,11 @@ class ExportSeat(Strict):
     score: int | None
     """The seat's score in the game; null: no result."""
     points: Annotated[int, Field(ge=0)] | None
-    """The tournament points the game gave the seat; null: no result."""
+    """The tournament points the game gave the seat (a duplicate tournament's
+    matchpoints); null: no result."""
+    left: Literal[True] | SkipJsonSchema[None] = None
+    """Present (true) when the seat left the game (resigned, or forfeited on a timeout): in
+    a duplicate tournament it scores below every seat that did not (docs/duplicate.md)."""
 
 
 class ExportTable(Strict):
@@ -1190,6 +1194,9 @@ class TournamentExportFile(Strict):
     format: Literal["arbiter.tournament-export/1"]
     tournament: GameId
     """The tournament id."""
+    duplicate: Literal[True] | SkipJsonSchema[None] = None
+    """Present (true) in a duplicate tournament: each round's tables of one size played one
+    deal, and points are matchpoints by seat position (docs/duplicate.md)."""
     engine: ExportEngine
     options: dict[str, str]
     """Engine options as given at `tournament new`."""

@@ -286,19 +286,15 @@ def check_deals(root: Path, expected: Tournament) -> list[str]:
     that table's game.json and its seats' keys, and no group secret was revealed before
     every table of its group was over. Returns the notes to print."""
     from arbiter.core.canonical import digest, parse_strict
-    from arbiter.tournament.duplicate import group_id
+    from arbiter.tournament.duplicate import group_id, groups_of
 
     if not expected.duplicate:
         return []
     groups = revealed = 0
     for played in expected.schedule:
-        sizes: list[int] = []
-        for table in played.tables:
-            if len(table.seats) not in sizes:
-                sizes.append(len(table.seats))
         want = [
-            (group_id(expected.id, played.round, n), n, [t.game for t in played.tables if len(t.seats) == n])
-            for n in sizes
+            (group_id(expected.id, played.round, n), n, games)
+            for n, games in groups_of(played.tables)
         ]
         if [(d.group, d.seats, d.games) for d in played.deals] != want:
             raise VerificationFailed(

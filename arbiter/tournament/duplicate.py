@@ -39,6 +39,20 @@ def secret_path(root: Path, group: str) -> Path:
     return root / ORGANISER / DEALS / group
 
 
+def groups_of(tables: Sequence[Any]) -> list[tuple[int, list[str]]]:
+    """A round's duplicate groups: (seats, game ids in table order) per table size, in
+    the order the sizes first appear."""
+    out: list[tuple[int, list[str]]] = []
+    for table in tables:
+        size = len(table.seats)
+        found = next((games for n, games in out if n == size), None)
+        if found is None:
+            out.append((size, [table.game]))
+        else:
+            found.append(table.game)
+    return out
+
+
 def make_deals(
     root: Path, tournament: Tournament, played: Round, seed: bytes | None
 ) -> list[Deal]:
@@ -48,12 +62,8 @@ def make_deals(
     from arbiter.core.referee import fresh_secret
     from arbiter.core.rng import commitment
 
-    sizes: list[int] = []
-    for table in played.tables:
-        if len(table.seats) not in sizes:
-            sizes.append(len(table.seats))
     deals = []
-    for size in sizes:
+    for size, games in groups_of(played.tables):
         group = group_id(tournament.id, played.round, size)
         if seed is None:
             secret = fresh_secret()
@@ -62,7 +72,6 @@ def make_deals(
         path = secret_path(root, group)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         atomic_write(path, secret.hex().encode() + b"\n")
-        games = [t.game for t in played.tables if len(t.seats) == size]
         deals.append(Deal(group=group, seats=size, commitment=commitment(secret), games=games))
     return deals
 

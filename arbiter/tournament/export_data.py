@@ -27,13 +27,13 @@ from arbiter.core.models import (
     TournamentExportFile,
 )
 from arbiter.tournament import folder
-from arbiter.tournament.folder import Entrant, Round, Table, Terms, Tournament
+from arbiter.tournament.folder import Deal, Entrant, Round, Table, Terms, Tournament
 from arbiter.tournament.standings import (
     GameResult,
     Row,
-    bye_points,
     game_points,
     read_results,
+    round_bye_points,
     standings,
 )
 
@@ -61,6 +61,7 @@ def collect(root: Path) -> TournamentExportFile:
     return TournamentExportFile(
         format=EXPORT_FORMAT,
         tournament=tournament.id,
+        duplicate=True if tournament.duplicate else None,
         engine=ExportEngine(name=tournament.engine, version=version),
         options=dict(tournament.options),
         created=tournament.created,
@@ -89,7 +90,7 @@ def collect(root: Path) -> TournamentExportFile:
                 seed=played.seed,
                 tables=[_table(table, by_game[table.game]) for table in played.tables],
                 byes=[
-                    ExportBye(name=name, points=bye_points(tournament.table_size))
+                    ExportBye(name=name, points=round_bye_points(tournament, played))
                     for name in played.byes
                 ],
             )
@@ -120,7 +121,12 @@ def _table(table: Table, result: GameResult) -> ExportTable:
         scores = result.outcome["scores"]
         seats = [
             # A score the outcome leaves out counts 0, as the standings count it.
-            ExportSeat(name=s, place=place[s], score=int(scores.get(s, 0)), points=result.points[s])
+            ExportSeat(
+                name=s, place=place[s], score=int(scores.get(s, 0)),
+                # A duplicate game counts once its whole group is over (docs/duplicate.md).
+                points=result.points[s] if result.counted else None,
+                left=True if s in result.outcome.get("left", ()) else None,
+            )
             for s in table.seats
         ]
     return ExportTable(
@@ -162,19 +168,27 @@ def rebuild(data: TournamentExportFile) -> tuple[Tournament, list[GameResult], s
         terms=Terms(**data.terms.model_dump()),
         created=data.created,
         organiser=data.organiser,
-        schedule=[_round(played) for played in data.schedule],
+        schedule=[_round(played, bool(data.duplicate), data.tournament) for played in data.schedule],
         finished=data.finished,
         tiebreaks=list(data.tiebreaks),
+        duplicate=bool(data.duplicate),
     )
     results = []
     for played, made in zip(data.schedule, tournament.schedule, strict=True):
         for exported, table in zip(played.tables, made.tables, strict=True):
             results.append(_result(played.round, table, exported))
+    from arbiter.tournament.duplicate import score_rounds
+
+    score_rounds(tournament, results)
     return tournament, results, data.lot_seed
 
 
-def _round(played: ExportRound) -> Round:
-    return Round(
+def _round(played: ExportRound, duplicate: bool, tournament: str) -> Round:
+    """A round of the export; a duplicate round's groups follow from its tables (the export
+    carries no group commitment: it is checked by `tournament verify`, not here)."""
+    from arbiter.tournament.duplicate import group_id, groups_of
+
+    made = Round(
         round=played.round,
         paired=played.paired,
         tables=[
@@ -190,6 +204,13 @@ def _round(played: ExportRound) -> Round:
         byes=[bye.name for bye in played.byes],
         seed=played.seed,
     )
+    if not duplicate:
+        return made
+    deals = [
+        Deal(group=group_id(tournament, played.round, n), seats=n, commitment="", games=games)
+        for n, games in groups_of(made.tables)
+    ]
+    return made.model_copy(update={"deals": deals})
 
 
 def _result(number: int, table: Table, exported: ExportTable) -> GameResult:
@@ -202,6 +223,9 @@ def _result(number: int, table: Table, exported: ExportTable) -> GameResult:
         "ranking": groups,
         "scores": {seat.name: seat.score for seat in exported.seats},
     }
+    left = [seat.name for seat in exported.seats if seat.left]
+    if left:
+        outcome["left"] = left
     return GameResult(number, table, "over", outcome, game_points(groups))
 
 
@@ -220,9 +244,10 @@ def exported_rows(data: TournamentExportFile) -> list[Row]:
     return sorted(rows, key=lambda row: (row.rank, row.name))
 
 
-def result_problem(seats: list[ExportSeat]) -> str | None:
+def result_problem(seats: list[ExportSeat], duplicate: bool = False) -> str | None:
     """What is wrong with a finished table's places and points, or None: the places must
-    be a ranking (1, 1, 3 ...) and each seat's points what its place gives."""
+    be a ranking (1, 1, 3 ...) and each seat's points what its place gives (in a duplicate
+    tournament the matchpoints, which ``check`` compares with the other tables)."""
     names = [seat.name for seat in seats]
     if len(set(names)) != len(names):
         return "a player sits twice at the table"
@@ -232,6 +257,8 @@ def result_problem(seats: list[ExportSeat]) -> str | None:
         place != 1 + sum(1 for other in known if other < place) for place in known
     ):
         return f"the places {given} are not a ranking (1 is first; tied seats share one: 1, 1, 3)"
+    if duplicate:
+        return None
     points = game_points(ranking(seats))
     for seat in seats:
         if seat.points != points[seat.name]:
@@ -246,16 +273,32 @@ def check(data: TournamentExportFile) -> None:
     """Refuse an export that does not add up (``SchemaViolation`` naming the first thing):
     a table's places and points, a bye's points, and every player's line of the standings
     against the standings its games give."""
-    for played in data.schedule:
+    duplicate = bool(data.duplicate)
+    tournament, results, _ = rebuild(data)
+    given_points = {
+        result.table.game: result.points if result.counted else {} for result in results
+    }
+    for played, made in zip(data.schedule, tournament.schedule, strict=True):
         for table in played.tables:
-            problem = result_problem(table.seats) if table.status == "over" else None
+            over = table.status == "over"
+            problem = result_problem(table.seats, duplicate) if over else None
             if problem:
                 raise SchemaViolation(f"round {played.round} table {table.table}: {problem}")
-        for bye in played.byes:
-            if bye.points != bye_points(data.table_size):
+            for seat in table.seats if over and duplicate else ():
+                want = given_points[table.game].get(seat.name)
+                if seat.points != want:
+                    raise SchemaViolation(
+                        f"round {played.round} table {table.table}: {seat.name} has "
+                        f"{seat.points} matchpoints, but the group's scores give "
+                        f"{'none yet (its group is not over)' if want is None else want}"
+                    )
+        bye = round_bye_points(tournament, made)
+        for sat_out in played.byes:
+            if sat_out.points != bye:
+                why = "the group's average" if duplicate else "the table size less one"
                 raise SchemaViolation(
-                    f"round {played.round}: {bye.name}'s bye scores {bye.points}, not "
-                    f"{bye_points(data.table_size)} (the table size less one)"
+                    f"round {played.round}: {sat_out.name}'s bye scores {sat_out.points}, not "
+                    f"{bye} ({why})"
                 )
     given = {row.name: row for row in standings_from_export(data)}
     for stated in exported_rows(data):
@@ -283,4 +326,13 @@ def to_json(data: TournamentExportFile) -> bytes:
     """The JSON export: written as arbiter writes every file (sorted keys, final newline)."""
     from arbiter.core.canonical import pretty
 
-    return pretty(data.model_dump(mode="json"))
+    dumped = data.model_dump(mode="json")
+    # Members only a duplicate tournament has are left out elsewhere (the schema has no null).
+    if dumped["duplicate"] is None:
+        del dumped["duplicate"]
+    for played in dumped["schedule"]:
+        for table in played["tables"]:
+            for seat in table["seats"]:
+                if seat["left"] is None:
+                    del seat["left"]
+    return pretty(dumped)

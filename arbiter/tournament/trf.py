@@ -68,7 +68,8 @@ def _header(data: TournamentExportFile) -> list[str]:
         "032": options or [NONE],
         "042": [data.created],
         "062": [str(len(data.players))],
-        "092": [data.pairing, str(data.table_size)],
+        # A duplicate tournament says so as a third field (docs/duplicate.md).
+        "092": [data.pairing, str(data.table_size), *(["duplicate"] if data.duplicate else [])],
         "102": [_opt(data.organiser)],
         "122": [
             _opt(terms.deadline),
@@ -133,7 +134,8 @@ def _rounds(data: TournamentExportFile) -> list[str]:
 def _seat(seat: ExportSeat) -> str:
     if seat.place is None:
         return seat.name
-    return f"{seat.name}:{seat.place}:{seat.score}:{seat.points}"
+    left = ":left" if seat.left else ""  # a seat that left its game (duplicate tournaments)
+    return f"{seat.name}:{seat.place}:{seat.score}:{_opt(seat.points)}{left}"
 
 
 def _opt(value: object) -> str:
@@ -207,13 +209,15 @@ class _Reader:
             self.header[code] = [] if values == [NONE] else values
             return
         count = {"022": 2, "092": 2, "122": 4, "142": 2, "232": 3}.get(code, 1)
+        if code == "092" and values[2:] == ["duplicate"]:
+            count = 3
         v = self.fields(values, count, f"record {code}")
         parsed: dict[str, Any] = {
             "012": lambda: v[0],
             "022": lambda: {"name": v[0], "version": _none(v[1])},
             "042": lambda: v[0],
             "062": lambda: self.whole(v[0], "the number of players"),
-            "092": lambda: (v[0], self.whole(v[1], "the table size")),
+            "092": lambda: (v[0], self.whole(v[1], "the table size"), len(v) == 3),
             "102": lambda: _none(v[0]),
             "122": lambda: {
                 "deadline": self.opt_whole(v[0], "the deadline"), "grace": self.whole(v[1], "the grace"),
@@ -301,16 +305,23 @@ class _Reader:
             if len(parts) != 1:
                 raise self.fail(f"a game {status[:20]} has no result: seat {text[:40]!r} has one")
             return {"name": text, "place": None, "score": None, "points": None}
-        if len(parts) != 4:
+        left = len(parts) == 5 and parts[4] == "left" and self.header["092"][2]
+        if len(parts) != 4 and not left:
             raise self.fail(f"seat {text[:40]!r} of a game over is name:place:score:points")
-        name, place, score, points = parts
-        return {
-            "name": name, "place": self.whole(place, "a place"),
-            "score": self.whole(score, "a score"), "points": self.whole(points, "a seat's points"),
+        name, place, score, points = parts[:4]
+        seat = {
+            "name": name, "place": self.whole(place, "a place"), "score": self.whole(score, "a score"),
+            # A duplicate game whose group is not over yet has no matchpoints: "-".
+            "points": self.opt_whole(points, "a seat's points") if self.header["092"][2]
+            else self.whole(points, "a seat's points"),
         }  # fmt: skip
+        if left:
+            seat["left"] = True
+        return seat
 
     def check_result(self, seats: list[dict[str, Any]]) -> None:
-        problem = result_problem([ExportSeat.model_construct(**seat) for seat in seats])
+        duplicate = self.header["092"][2]
+        problem = result_problem([ExportSeat.model_construct(**seat) for seat in seats], duplicate)
         if problem:
             raise self.fail(problem)
 
@@ -319,7 +330,8 @@ class _Reader:
         played = self.current(v[0])
         size = self.header["092"][1]
         points = self.whole(v[2], "a bye's points")
-        if points != size - 1:
+        # A duplicate round's bye is the group's average: the whole data's check says.
+        if points != size - 1 and not self.header["092"][2]:
             raise self.fail(f"a bye scores {size - 1} (the table size less one), not {points}")
         played["byes"].append({"name": v[1], "points": points})
 
@@ -336,6 +348,7 @@ class _Reader:
             "format": EXPORT_FORMAT, "tournament": h["012"], "engine": h["022"],
             "options": _options(h["032"]), "created": h["042"], "pairing": h["092"][0],
             "table_size": h["092"][1], "organiser": h["102"], "terms": h["122"],
+            **({"duplicate": True} if h["092"][2] else {}),
             "rounds": rounds, "finished": finished, "tiebreaks": h["202"], "lot_seed": h["212"],
             "source": {"format": fmt, "record": record},
             "players": self.players, "schedule": self.schedule,

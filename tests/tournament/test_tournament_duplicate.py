@@ -97,6 +97,38 @@ def test_the_published_tournament_verifies(played, tmp_path: Path) -> None:  # t
         assert made.returncode == 0, made.stdout + made.stderr
 
 
+def test_the_exports_carry_matchpoints_anyone_can_recompute(played) -> None:  # type: ignore[no-untyped-def]
+    """The JSON and TRF exports of a duplicate tournament say so, give each seat its
+    matchpoints, and the standings recomputed from the export alone are the folder's."""
+    from arbiter.core.errors import SchemaViolation
+    from arbiter.tournament import export_data, trf
+    from arbiter.tournament.rounds import lot_seed
+    from arbiter.tournament.standings import read_results, standings
+
+    root = played[0]
+    data = export_data.collect(root)
+    assert data.duplicate is True
+    assert trf.read(trf.write(root)) == data
+    assert export_data.from_json(export_data.to_json(data)) == data
+    assert "092 swiss 3 duplicate" in trf.write(root)
+    export_data.check(data)
+    tournament = folder.load(root)
+    rows = standings(tournament, read_results(root, tournament), lot_seed=lot_seed(root, tournament))
+    assert [(r.name, r.points) for r in export_data.standings_from_export(data)] == [
+        (r.name, r.points) for r in rows
+    ]
+    # Each position: one table scores 2 (or both 1): matchpoints, not points by place.
+    (table1, table2) = data.schedule[0].tables
+    for a, b in zip(table1.seats, table2.seats, strict=True):
+        assert a.points + b.points == 2
+    raw = json.loads(export_data.to_json(data))
+    seat = raw["schedule"][0]["tables"][0]["seats"][0]
+    seat["points"] = 2 - seat["points"]
+    forged = export_data.from_json(json.dumps(raw).encode())
+    with pytest.raises(SchemaViolation, match="matchpoints, but the group's scores give"):
+        export_data.check(forged)
+
+
 def test_a_swapped_group_secret_fails_the_games_verify(played, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     root, _, games = played
     copy = _published(root, tmp_path / "pub")
