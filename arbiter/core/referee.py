@@ -826,6 +826,37 @@ def deal_slot(root: Path) -> dict[str, Any] | None:
         return deals.slot(manifest, present.manifest_digest, joins)
 
 
+def deal_ready(folders: Mapping[str, Path], now: str | None = None) -> list[tuple[Path, Accepted]]:
+    """Deal every duplicate game among ``folders`` (game id → folder: a desk's games, a
+    tournament's round) whose group's games are all there and all joined; return each game
+    dealt with its new entry. A game already dealt, or whose group waits for a join, is
+    left as it is. Safe to call at any time (arbiter.core.deal)."""
+    import json
+
+    groups: dict[str, list[str]] = {}
+    for game, folder in sorted(folders.items()):
+        try:
+            terms = json.loads((folder / "game.json").read_bytes()).get("deal")
+            status = json.loads((folder / "public" / "state.json").read_bytes())["status"]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # not a game this can read: the desk or the verifier says why
+        if isinstance(terms, dict) and status == "joining":
+            groups.setdefault(str(terms.get("group")), list(terms.get("games") or []))
+    dealt: list[tuple[Path, Accepted]] = []
+    for games in groups.values():
+        if not all(game in folders for game in games):
+            continue
+        slots = [deal_slot(folders[game]) for game in games]
+        if any(slot is None for slot in slots):
+            continue
+        for game in games:
+            try:
+                dealt.append((folders[game], deal(folders[game], slots, now)))  # type: ignore[arg-type]
+            except AlreadyJoined:
+                continue  # dealt meanwhile (or before: a run cut short)
+    return dealt
+
+
 def deal(root: Path, games: list[dict[str, Any]], now: str | None = None) -> Accepted:
     """Deal a duplicate game whose seats have all joined: append the referee's signed
     ``deal`` entry listing every game of the group (``games``: each one's ``deal_slot``,

@@ -113,27 +113,27 @@ class Dealt:
 def deal(root: Path, now: str | None = None) -> Dealt:
     """Deal every group of every paired round whose games have all their joins (safe to
     run at any time, e.g. from cron: a game already dealt is left alone)."""
-    from arbiter.core.player import load_state
-    from arbiter.core.referee import deal as deal_game
-    from arbiter.core.referee import deal_slot
+    from arbiter.core.referee import deal_ready, deal_slot
     from arbiter.tournament import folder
 
     tournament = folder.load(root)
     out = Dealt()
     for played in tournament.schedule:
+        paths = {t.game: root / t.folder for t in played.tables}
+        out.dealt += [gid for _, gid in _dealt(deal_ready(paths, now), paths)]
         for group in played.deals:
-            paths = {t.game: root / t.folder for t in played.tables if t.game in group.games}
-            slots = [deal_slot(paths[game]) for game in group.games]
-            missing = [game for game, slot in zip(group.games, slots, strict=True) if slot is None]
+            missing = [game for game in group.games if deal_slot(paths[game]) is None]
             if missing:
                 out.waiting[group.group] = missing
-                continue
-            for game in group.games:
-                if load_state(paths[game] / "public" / "state.json")["status"] != "joining":
-                    continue
-                deal_game(paths[game], [s for s in slots if s is not None], now)
-                out.dealt.append(game)
     return out
+
+
+def _dealt(done: list[tuple[Path, Any]], paths: dict[str, Path]) -> list[tuple[Path, str]]:
+    """The ids of the games ``deal_ready`` dealt, in table order."""
+    ids = {path: game for game, path in paths.items()}
+    found = [(path, ids[path]) for path, _ in done]
+    order = list(paths.values())
+    return sorted(found, key=lambda item: order.index(item[0]))
 
 
 # -- reveal ---------------------------------------------------------------------------

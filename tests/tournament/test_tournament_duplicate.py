@@ -218,3 +218,40 @@ def test_a_game_is_not_dealt_before_its_group_has_joined(tmp_path: Path) -> None
     moved = arbiter("reveal", games[0])
     assert moved.returncode != 0
     assert folder.load(root).schedule[0].deals[0].games == [t.game for t in paired.round.tables]
+
+
+def test_deadlines_run_from_the_deal(tmp_path: Path) -> None:
+    """With deadlines, nobody's clock runs while a table waits for its group's deal (no
+    seat can act); the first seat's deadline counts from the deal entry's time."""
+    from arbiter.core.errors import NotReady
+    from arbiter.core.player import load_state
+    from arbiter.core.referee import timeout
+
+    players, keys = players_file(tmp_path, NAMES)
+    root = tmp_path / "dup"
+    create(
+        root, engine="momiji", players=read(players), options={}, pairing="swiss", rounds=1,
+        table_size=3, terms=Terms(deadline=3600, grace=0, on_timeout="pass"),
+        tournament_id="dup", created="2026-10-01T00:00:00Z", duplicate=True,
+    )  # fmt: skip
+    paired = pair_next(root, "2026-10-02T00:00:00Z", seed=b"duplicate tests")
+    games = [root / t.folder for t in paired.round.tables]
+    for game in games:
+        join_all(game, keys)
+    with pytest.raises(NotReady, match="waits for the deal of duplicate group dup-r1-s3"):
+        timeout(games[0], now="2099-10-09T00:00:00Z")
+    # (the joins are stamped with today's clock: the deal comes later, in 2099)
+    duplicate.deal(root, now="2099-10-10T00:00:00Z")
+    waiting = timeout(games[0], now="2099-10-10T00:30:00Z")
+    assert waiting.timed_out is None and waiting.due == "2099-10-10T01:00:00Z"
+    done = timeout(games[0], now="2099-10-10T01:00:01Z")
+    assert done.timed_out is not None
+    assert load_state(games[0] / "public" / "state.json")["status"] == "playing"
+    # The timeout, the deal's time and every clock check replay in the verify.
+    from arbiter.core.replay import verify
+
+    for game in games:
+        play(game, keys, game.name)
+    assert len(duplicate.reveal(root).revealed) == 2
+    for game in games:
+        assert verify(game).status == "over"

@@ -25,6 +25,25 @@ class Chores(Rounds):
         """The desk's clock as the referee records it (the desk reads it: ``MailDesk``)."""
         raise NotImplementedError
 
+    # -- duplicate deals -----------------------------------------------------------------
+    def deal_groups(self) -> None:
+        """Deal each duplicate group among the desk's games once every one of them has all
+        its joins (docs/duplicate.md), and send everyone the dealt game's files."""
+        from arbiter.core.referee import deal_ready
+
+        index = self._index()
+        try:
+            dealt = deal_ready(index, self.stamp())
+        except ArbiterError as exc:
+            self.report(f"duplicate deals: {exc.message}")
+            return
+        for folder, done in dealt:
+            gd = GameDir(folder)
+            self.guarded(
+                f"game {folder.name}, deal", self.send_states, gd,
+                Record(gd, done.seq), done.seq, done.summary,
+            )  # fmt: skip
+
     # -- deadlines ------------------------------------------------------------------------
     def check_deadlines(self) -> None:
         """For each game with deadlines: apply the timeout policy once the waiting seat's

@@ -140,6 +140,7 @@ class MailDesk(Chores):
             while True:
                 self.announce_reveals()
                 self.finish_rounds()
+                self.deal_groups()
                 self.check_deadlines()
                 self.play_bots()
                 self.send_notices()

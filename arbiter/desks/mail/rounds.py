@@ -194,8 +194,9 @@ class Rounds:
     def _head_round(self, gd: GameDir) -> None:
         """Send the round of the game's last entry if the desk made it (a timeout, a bot
         seat's move) and died before writing its record: no mail will be read again to
-        start it. Any other entry without a record came from ``arbiter submit``, whose
-        mail is the referee's business."""
+        start it. A duplicate game's deal is sent too, whoever dealt it (the desk, or
+        ``arbiter tournament deal``). Any other entry without a record came from
+        ``arbiter submit``, whose mail is the referee's business."""
         from arbiter.desks.mail import bots
 
         state = json.loads(gd.public_state.read_bytes())
@@ -211,7 +212,9 @@ class Rounds:
             self.heads[gd.root] = seq
             return
         entry = _chain_entry(gd, base)
-        if entry["kind"] == "timeout" or (entry["kind"] == "move" and entry["seat"] in bots.load(gd)):
+        if entry["kind"] in ("timeout", "deal") or (
+            entry["kind"] == "move" and entry["seat"] in bots.load(gd)
+        ):
             self.send_states(gd, Record(gd, seq), seq, entry["summary"])
         self.heads[gd.root] = seq  # looked at: read the chain again only for a new entry
 
