@@ -834,7 +834,7 @@ def deal_ready(folders: Mapping[str, Path], now: str | None = None) -> list[tupl
     import json
 
     groups: dict[str, list[str]] = {}
-    for game, folder in sorted(folders.items()):
+    for _, folder in sorted(folders.items()):
         try:
             terms = json.loads((folder / "game.json").read_bytes()).get("deal")
             status = json.loads((folder / "public" / "state.json").read_bytes())["status"]
