@@ -8,7 +8,7 @@ from typing import Any
 import typer
 
 from arbiter.cli.output import Output
-from arbiter.cli.waiting_words import AWAITING_DEAL
+from arbiter.core.deal import AWAITING_DEAL
 
 
 def status(

@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from arbiter.cli.output import Output, literal
-from arbiter.cli.waiting_words import AWAITING_DEAL
+from arbiter.core.deal import AWAITING_DEAL
 from arbiter.core.errors import SchemaViolation
 
 # What an engine's renderer raises on a view that is not its own shape (a card it does

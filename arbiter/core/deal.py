@@ -24,6 +24,11 @@ from typing import Any
 from arbiter.core.errors import BadSignature, IllegalAction, Tampered
 
 DEAL_TAG = b"arbiter-deal/1"
+AWAITING_DEAL = (
+    "every seat has joined; the organiser deals this duplicate table once every table of "
+    "its group has joined (`arbiter tournament deal`, docs/duplicate.md)"
+)
+"""What a state file with status ``joining`` and nobody to wait for means, in words."""
 
 
 def deal_seed(group_secret: bytes, group: str, entropies: list[bytes]) -> bytes:

@@ -259,6 +259,10 @@ def move_refusal(
     if state["status"] == "over":
         return GameOver("the game is over: no more moves are accepted")
     if prompt is None or state["status"] != "playing":
+        if state["status"] == "joining" and not state["waiting_for"]:
+            from arbiter.core.deal import AWAITING_DEAL
+
+            return OutOfTurn(f"the game has not started: {AWAITING_DEAL}")
         return OutOfTurn("the game has not started: wait until every seat has joined")
     legal = state["legal"]
     if legal is None or prompt["seat"] != seat:

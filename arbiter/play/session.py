@@ -192,6 +192,10 @@ class Session:
         if state["status"] == "over":
             return "the game is over: no more decisions"
         if state["status"] == "joining":
+            if not state["waiting_for"]:  # a duplicate table (docs/duplicate.md)
+                from arbiter.core.deal import AWAITING_DEAL
+
+                return f"the game has not started: {AWAITING_DEAL}"
             waiting = ", ".join(state["waiting_for"])
             return f"the game has not started: it waits for joins from {waiting}"
         if state["legal"]:
