@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from helpers.tables import make_keys
 
@@ -43,7 +44,18 @@ def play_out(game: Path, keys: dict[str, Path], seed: str, *, limit: int = 5000)
         join = make_join(gd.manifest, seat, keys[seat])
         submit(game, pretty(join), f"join-{seat}.json")
         shadow.join(seat, bytes.fromhex(join["entropy"]))
-    choices = Rng(hashlib.sha256(f"tournament tests\x00{seed}".encode()).digest())
+    play_on(game, keys, shadow, f"tournament tests\x00{seed}", limit)
+    reveal(game)
+    final = load_state(gd.public_state)
+    assert final["status"] == "over", final["status"]
+    return dict(final["outcome"])
+
+
+def play_on(game: Path, keys: dict[str, Path], shadow: Any, seed: str, limit: int = 5000) -> None:
+    """Play random legal decisions, a turn up to its barrier a file, until the game is over
+    (``shadow``: the referee's table at the head, which the bots plan on)."""
+    gd = GameDir(game)
+    choices = Rng(hashlib.sha256(seed.encode()).digest())
     for count in range(limit):
         public = load_state(gd.public_state)
         if public["status"] != "playing":
@@ -57,7 +69,3 @@ def play_out(game: Path, keys: dict[str, Path], seed: str, *, limit: int = 5000)
         shadow.move(seq, seat, actions)
     else:
         raise AssertionError(f"{game} did not end in {limit} decisions")
-    reveal(game)
-    final = load_state(gd.public_state)
-    assert final["status"] == "over", final["status"]
-    return dict(final["outcome"])
