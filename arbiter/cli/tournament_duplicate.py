@@ -2,7 +2,7 @@
 duplicate rounds (docs/duplicate.md), kept apart from ``arbiter/cli/tournament.py``.
 
 ``reveal`` serves every tournament: it reveals each game that is over, and a duplicate
-game only once every table of its group is over.
+game only once every table of its round is over.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
 
 
 def deal(root: Path = FOLDER, as_json: bool = JSON) -> None:
-    """Deal each duplicate group whose tables have all joined (safe to run any time)."""
+    """Deal each duplicate round whose tables have all joined (safe to run any time)."""
     from arbiter.cli.referee import now_utc
     from arbiter.tournament import duplicate, folder
 
@@ -37,14 +37,14 @@ def deal(root: Path = FOLDER, as_json: bool = JSON) -> None:
         return
     if done.dealt:
         out.line(f"dealt {len(done.dealt)} game(s): {', '.join(done.dealt)}")
-    for group, games in done.waiting.items():
-        out.line(f"group {group} waits for joins in {', '.join(games)}")
+    for name, games in done.waiting.items():
+        out.line(f"duplicate round {name} waits for joins in {', '.join(games)}")
     if not done.dealt and not done.waiting:
         out.line("nothing to deal: every duplicate game is dealt")
 
 
 def reveal(root: Path = FOLDER, as_json: bool = JSON) -> None:
-    """Reveal every game that is over (a duplicate game once its whole group is over)."""
+    """Reveal every game that is over (a duplicate game once its whole round is over)."""
     from arbiter.tournament import duplicate, folder
 
     with folder.locked(root):

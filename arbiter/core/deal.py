@@ -12,7 +12,7 @@ with ``e_i`` every seat's entropy, table then seat order, instead of the game's 
 every later entry draws from the game's own seed as always (docs/rng.md §2–3). The group
 secret was committed in every game.json before anyone joined and each entropy is a
 deterministic signature (docs/rng.md §2): neither the organiser nor a player steers the
-deal. The secret is published with the reveal, once every table of the group is over.
+deal. The secret is published with the reveal, once every game it lists is over.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from arbiter.core.errors import BadSignature, IllegalAction, Tampered
 DEAL_TAG = b"arbiter-deal/1"
 AWAITING_DEAL = (
     "every seat has joined; the organiser deals this duplicate table once every table of "
-    "its group has joined (`arbiter tournament deal`, docs/duplicate.md)"
+    "its round has joined (`arbiter tournament deal`, docs/duplicate.md)"
 )
 """What a state file with status ``joining`` and nobody to wait for means, in words."""
 

@@ -160,15 +160,16 @@ class DeadlineTerms(Strict):
 
 class DealTerms(Strict):
     """A game of a duplicate round (docs/duplicate.md): the tables of its group play the
-    same deal. The setup draws from a deal seed shared by the group, keyed by a group secret
-    committed here before anyone joined and mixed from every join of every game of the group."""
+    same deal. The setup draws from a deal seed shared by the group, keyed by the round's
+    secret, committed here before anyone joined, and mixed from every join of every game
+    of `games` (the whole round)."""
 
     group: GameId
     """The group's id (`<tournament>-r<R>-s<seats>`): the tables of one round with this many seats."""
     commitment: Digest
-    """sha256("arbiter-commit/1" ‖ group secret), the same in every game of the group."""
+    """sha256("arbiter-commit/1" ‖ the round's secret), the same in every game of the round."""
     games: list[GameId] = Field(min_length=1, max_length=999)
-    """The group's game ids in table order: the order their joins enter the deal seed."""
+    """The round's game ids in table order: every one's joins enter the deal seed, in this order."""
 
 
 class Manifest(_ManifestTerms):
@@ -197,7 +198,7 @@ class Manifest(_ManifestTerms):
     installed engines differ (docs/tournaments.md, "Archives")."""
     deal: DealTerms | None = None
     """A table of a duplicate round (`tournament new --duplicate`): the game is dealt by the
-    referee's `deal` entry once every table of its group has joined; absent: it deals itself
+    referee's `deal` entry once every game of `deal.games` has joined; absent: it deals itself
     at its last join."""
 
 
@@ -739,7 +740,7 @@ class RevealFile(Strict):
     """True when the referee revealed before the game was over (`--force`)."""
     deal_secret: Hex32 | None = None
     """A duplicate game (game.json `deal`): its group's secret, published once every table
-    of the group is over; absent otherwise."""
+    of its round is over; absent otherwise."""
 
 
 class NoticePeriod(Strict):

@@ -609,7 +609,7 @@ def reveal(root: Path, force: bool = False, *, group_over: bool = False) -> dict
 
     Refused before the game is over unless ``force``; a forced reveal is recorded in the
     reveal record and in every log. A duplicate game publishes its group's secret too,
-    and only when its tournament says every table of the group is over (``group_over``).
+    and only when its tournament says every table of its round is over (``group_over``).
     """
     gd = GameDir(root)
     gd.require()
@@ -628,8 +628,8 @@ def reveal(root: Path, force: bool = False, *, group_over: bool = False) -> dict
         if manifest.get("deal") is not None and not group_over:
             raise UsageError(
                 f"{manifest['game']} is a table of duplicate group {manifest['deal']['group']}: "
-                "revealing it would show the other tables its cards; reveal the group with "
-                "`arbiter tournament reveal` once every table of it is over"
+                "revealing it would show the other tables its cards; reveal the round with "
+                "`arbiter tournament reveal` once every table of its round is over"
             )
         record = {
             "format": REVEAL_FORMAT,
@@ -881,7 +881,7 @@ def deal(root: Path, games: list[dict[str, Any]], now: str | None = None) -> Acc
         if not table.awaiting_deal:
             raise NotReady(
                 f"{manifest['game']} waits for joins from {', '.join(table.waiting_for())}: "
-                "it is dealt once every seat of every table of its group has joined"
+                "it is dealt once every seat of every table of its duplicate round has joined"
             )
         record: dict[str, Any] = {
             "format": DEAL_FORMAT,

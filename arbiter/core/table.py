@@ -258,7 +258,7 @@ class Table:
             lines.add_common(
                 self.seats,
                 f"Every seat has joined. This table plays duplicate group {terms['group']}: "
-                "it is dealt once every table of the group has joined.",
+                f"it is dealt once every table of its duplicate round ({len(terms['games'])}) has joined.",
             )
         return lines
 

@@ -14,7 +14,7 @@ the delay old, and nothing after it.
 - A finished game is shown whole at once: its result is public anyway, and nothing in it
   can help a player of that game any more. A table of a duplicate round is the
   exception: the site (``arbiter.spectate.site``) hides it whole, delay or not, until
-  every table of its group is over, as they play the same cards (docs/duplicate.md).
+  every table of its round is over, as its group plays the same cards (docs/duplicate.md).
 
 "Now" is the referee's clock (``arbiter.core.clock``; ``ARBITER_NOW`` replaces it), read
 once by the caller, so one site is cut at one moment.

@@ -48,7 +48,7 @@ class Site:
 
 
 DUPLICATE_HIDDEN = (
-    "hidden until every table of its duplicate group is over: they play the same cards"
+    "hidden until every table of its duplicate round is over: they play the same cards"
 )
 
 
@@ -86,7 +86,7 @@ def build(
         shown = delays.shown(snap.entries, snap.status == "over", now, delay)
         if tournament.duplicate and not result.counted:
             # The other tables of its group play the same cards (docs/duplicate.md): nothing
-            # of it is shown, delay or not, until every one of them is over.
+            # of it is shown, delay or not, until every table of the round is over.
             shown = replace(shown, upto=None, time=None, hash=None, note=DUPLICATE_HIDDEN)
         if not (snap.revealed or GameDir(game).secret.is_file()):
             # A published copy: only the referee's copy replays a game before its reveal.

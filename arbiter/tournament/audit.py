@@ -281,12 +281,12 @@ def check_games(root: Path, expected: Tournament, lines: list[record.Line]) -> N
 
 def check_deals(root: Path, expected: Tournament) -> list[str]:
     """Duplicate rounds (docs/duplicate.md): each round's groups are its tables of each
-    size, every game.json of a group commits to the group's recorded secret, every revealed
-    game of a group lists the same games in its deal entry, each bound by the digest of
-    that table's game.json and its seats' keys, and no group secret was revealed before
-    every table of its group was over. Returns the notes to print."""
+    size, committed to one round secret; every game.json of the round carries its group's
+    terms; every revealed game of the round lists the same games in its deal entry, each
+    bound by the digest of that table's game.json and its seats' keys; and no round secret
+    was revealed before every table of the round was over. Returns the notes to print."""
     from arbiter.core.canonical import digest, parse_strict
-    from arbiter.tournament.duplicate import group_id, groups_of
+    from arbiter.tournament.duplicate import deal_terms, group_id, groups_of
 
     if not expected.duplicate:
         return []
@@ -296,54 +296,56 @@ def check_deals(root: Path, expected: Tournament) -> list[str]:
             (group_id(expected.id, played.round, n), n, games)
             for n, games in groups_of(played.tables)
         ]
-        if [(d.group, d.seats, d.games) for d in played.deals] != want:
+        if [(d.group, d.seats, d.games) for d in played.deals] != want or len(
+            {d.commitment for d in played.deals}
+        ) != 1:
             raise VerificationFailed(
-                f"round {played.round}: its duplicate groups are not its tables of each size"
+                f"round {played.round}: its duplicate groups are not its tables of each size, "
+                "committed to one round secret"
             )
+        groups += len(played.deals)
+        tables = {t.game: root / t.folder for t in played.tables}
+        manifests: dict[str, dict[str, Any]] = {}
         for group in played.deals:
-            groups += 1
-            lists = []
-            manifests: dict[str, dict[str, Any]] = {}
-            tables = {t.game: root / t.folder for t in played.tables}
             for game in group.games:
                 manifest = parse_strict((tables[game] / "game.json").read_bytes(), "game.json")
                 manifests[game] = manifest
-                terms = {"group": group.group, "commitment": group.commitment, "games": group.games}
-                if manifest.get("deal") != terms:
+                if manifest.get("deal") != deal_terms(played, group):
                     raise VerificationFailed(
                         f"{game}/game.json: its deal terms are not group {group.group}'s as recorded"
                     )
-            over = {game: _status(tables[game]) == "over" for game in group.games}
-            for game in group.games:
-                if not (tables[game] / "reveal" / "reveal.json").is_file():
-                    continue
-                if not all(over.values()):
+        over = all(_status(path) == "over" for path in tables.values())
+        lists = []
+        for game, path in tables.items():
+            if not (path / "reveal" / "reveal.json").is_file():
+                continue
+            if not over:
+                raise VerificationFailed(
+                    f"{game} was revealed, with its round's secret, before every table of "
+                    f"round {played.round} was over"
+                )
+            found = _deal_record(path)
+            if found is None:
+                raise VerificationFailed(f"{game}: a revealed duplicate game without a deal entry")
+            lists.append(found["games"])
+            revealed += 1
+        for listed in lists:
+            if listed != lists[0]:
+                raise VerificationFailed(
+                    f"round {played.round}: its games' deal entries list different joins"
+                )
+            for slot in listed:
+                manifest = manifests.get(slot["game"])
+                keys = [(s["seat"], s["key"]) for s in (manifest or {}).get("seats", [])]
+                if manifest is None or slot["manifest"] != digest(manifest) or keys != [
+                    (s["seat"], s["key"]) for s in slot["seats"]
+                ]:
                     raise VerificationFailed(
-                        f"{game} was revealed, with its group's secret, before every table of "
-                        f"group {group.group} was over"
+                        f"round {played.round}: the deal binds {slot['game']} to another "
+                        "game.json, or to other seats or keys, than the table's"
                     )
-                found = _deal_record(tables[game])
-                if found is None:
-                    raise VerificationFailed(f"{game}: a revealed duplicate game without a deal entry")
-                lists.append(found["games"])
-                revealed += 1
-            for listed in lists:
-                if listed != lists[0]:
-                    raise VerificationFailed(
-                        f"group {group.group}: its games' deal entries list different joins"
-                    )
-                for slot in listed:
-                    manifest = manifests.get(slot["game"])
-                    keys = [(s["seat"], s["key"]) for s in (manifest or {}).get("seats", [])]
-                    if manifest is None or slot["manifest"] != digest(manifest) or keys != [
-                        (s["seat"], s["key"]) for s in slot["seats"]
-                    ]:
-                        raise VerificationFailed(
-                            f"group {group.group}: the deal binds {slot['game']} to another "
-                            "game.json, or to other seats or keys, than the table's"
-                        )
     return [
-        f"duplicate: {groups} group(s), each game.json committed to its group's secret; "
+        f"duplicate: {groups} group(s), each game.json committed to its round's secret; "
         f"{revealed} revealed game(s) list the same joins, bound to every table's game.json"
     ]
 

@@ -2,16 +2,17 @@
 form a group that plays one deal, and players are scored by matchpoints against the
 players who sat in their position at the group's other tables.
 
-- At pairing, each group draws a secret, kept in ``T/organiser/deals/<group>``; its
-  commitment goes into every game.json of the group and into the round's record line.
-- ``deal``: once every seat of every game of a group has joined, each game gets the
-  referee's ``deal`` entry (arbiter.core.deal), which mixes every join of the group.
-- ``reveal``: a game is revealed, with the group secret, only when every game of its
-  group is over; games of other tournaments' kinds are revealed as they end.
+- At pairing, the round draws a secret, kept in ``T/organiser/deals/<tournament>-r<R>``;
+  its commitment goes into every game.json of the round and into the round's record line.
+- ``deal``: once every seat of every game of the round has joined, each game gets the
+  referee's ``deal`` entry (arbiter.core.deal), which mixes every join of the round; the
+  group id keeps the deals of tables of different sizes apart.
+- ``reveal``: a game is revealed, with the round's secret, only when every game of its
+  round is over; games of other tournaments are revealed as they end.
 - Matchpoints: at each seat position, 2 for each other table of the group where the
   player in that position scored less, 1 for each where they scored the same. A player
   who left their game (resigned, or forfeited on a timeout) counts as scoring below
-  every player who did not. A group's games count once every one of them is over.
+  every player who did not. A round's games count once every one of them is over.
 """
 
 from __future__ import annotations
@@ -33,10 +34,15 @@ def group_id(tournament_id: str, round_number: int, seats: int) -> str:
     return f"{tournament_id}-r{round_number}-s{seats}"
 
 
-def secret_path(root: Path, group: str) -> Path:
+def round_secret_id(tournament_id: str, round_number: int) -> str:
+    return f"{tournament_id}-r{round_number}"
+
+
+def secret_path(root: Path, name: str) -> Path:
+    """``T/organiser/deals/<tournament>-r<R>``: the round's secret."""
     from arbiter.tournament.record import ORGANISER
 
-    return root / ORGANISER / DEALS / group
+    return root / ORGANISER / DEALS / name
 
 
 def groups_of(tables: Sequence[Any]) -> list[tuple[int, list[str]]]:
@@ -56,32 +62,45 @@ def groups_of(tables: Sequence[Any]) -> list[tuple[int, list[str]]]:
 def make_deals(
     root: Path, tournament: Tournament, played: Round, seed: bytes | None
 ) -> list[Deal]:
-    """Draw one secret per table size of ``played`` (written before the round is saved:
-    a commitment is never recorded without its secret) and return the groups."""
+    """Draw the round's secret (written before the round is saved: a commitment is never
+    recorded without its secret) and return one group per table size, each committed to
+    it: every group's deal seed mixes every join of the round (docs/duplicate.md)."""
     from arbiter.core.gamedir import atomic_write
     from arbiter.core.referee import fresh_secret
     from arbiter.core.rng import commitment
 
-    deals = []
-    for size, games in groups_of(played.tables):
-        group = group_id(tournament.id, played.round, size)
-        if seed is None:
-            secret = fresh_secret()
-        else:  # reproducible tests and demos
-            secret = hashlib.sha256(b"arbiter-tournament/1\x00" + seed + f"\x00{group}\x00deal".encode()).digest()
-        path = secret_path(root, group)
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        atomic_write(path, secret.hex().encode() + b"\n")
-        deals.append(Deal(group=group, seats=size, commitment=commitment(secret), games=games))
-    return deals
+    name = round_secret_id(tournament.id, played.round)
+    if seed is None:
+        secret = fresh_secret()
+    else:  # reproducible tests and demos
+        secret = hashlib.sha256(b"arbiter-tournament/1\x00" + seed + f"\x00{name}\x00deal".encode()).digest()
+    path = secret_path(root, name)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    atomic_write(path, secret.hex().encode() + b"\n")
+    return [
+        Deal(group=group_id(tournament.id, played.round, size), seats=size,
+             commitment=commitment(secret), games=games)
+        for size, games in groups_of(played.tables)
+    ]  # fmt: skip
 
 
-def read_secret(root: Path, deal: Deal) -> bytes:
-    """A group's secret, checked against its recorded commitment."""
+def deal_terms(played: Round, group: Deal) -> dict[str, Any]:
+    """A duplicate table's ``deal`` terms in game.json: its group, the round's commitment,
+    and every game of the round in table order (whose joins all enter the deal seed)."""
+    return {
+        "group": group.group,
+        "commitment": group.commitment,
+        "games": [table.game for table in played.tables],
+    }
+
+
+def read_secret(root: Path, tournament_id: str, played: Round) -> bytes:
+    """The round's secret, checked against the commitment the round records."""
     from arbiter.core.rng import commitment
     from arbiter.core.safeio import shown
 
-    path = secret_path(root, deal.group)
+    deal = played.deals[0]
+    path = secret_path(root, round_secret_id(tournament_id, played.round))
     try:
         secret = bytes.fromhex(path.read_text().strip())
     except (OSError, ValueError):
@@ -103,16 +122,16 @@ def group_of(played: Round, game: str) -> Deal | None:
 
 @dataclass
 class Dealt:
-    """What ``deal`` did: the games it dealt, and the groups still waiting for joins."""
+    """What ``deal`` did: the games it dealt, and the rounds still waiting for joins."""
 
     dealt: list[str] = field(default_factory=list)
     waiting: dict[str, list[str]] = field(default_factory=dict)
-    """Group -> its games that still wait for a join."""
+    """Round (``<tournament>-r<R>``) -> its games that still wait for a join."""
 
 
 def deal(root: Path, now: str | None = None) -> Dealt:
-    """Deal every group of every paired round whose games have all their joins (safe to
-    run at any time, e.g. from cron: a game already dealt is left alone)."""
+    """Deal every duplicate round whose games have all their joins (safe to run at any
+    time, e.g. from cron: a game already dealt is left alone)."""
     from arbiter.core.referee import deal_ready, deal_slot
     from arbiter.tournament import folder
 
@@ -121,10 +140,10 @@ def deal(root: Path, now: str | None = None) -> Dealt:
     for played in tournament.schedule:
         paths = {t.game: root / t.folder for t in played.tables}
         out.dealt += [gid for _, gid in _dealt(deal_ready(paths, now), paths)]
-        for group in played.deals:
-            missing = [game for game in group.games if deal_slot(paths[game]) is None]
+        if played.deals:
+            missing = [game for game in paths if deal_slot(paths[game]) is None]
             if missing:
-                out.waiting[group.group] = missing
+                out.waiting[round_secret_id(tournament.id, played.round)] = missing
     return out
 
 
@@ -148,7 +167,7 @@ class Revealed:
 
 def reveal(root: Path) -> Revealed:
     """Reveal every game that is over and not yet revealed; a duplicate game only once
-    every game of its group is over (its group secret goes with it)."""
+    every game of its round is over (the round's secret goes with it)."""
     from arbiter.core.player import load_state
     from arbiter.core.referee import reveal as reveal_game
     from arbiter.tournament import folder
@@ -167,15 +186,13 @@ def reveal(root: Path) -> Revealed:
             if status[table.game] != "over":
                 out.waiting[table.game] = f"not over ({status[table.game]})"
                 continue
-            group = group_of(played, table.game)
-            if group is not None:
-                open_ = [g for g in group.games if status[g] != "over"]
+            if played.deals:
+                open_ = [g for g, said in status.items() if said != "over"]
                 if open_:
-                    out.waiting[table.game] = (
-                        f"group {group.group} waits for {', '.join(open_)}"
-                    )
+                    name = round_secret_id(tournament.id, played.round)
+                    out.waiting[table.game] = f"duplicate round {name} waits for {', '.join(open_)}"
                     continue
-            reveal_game(game, group_over=group is not None)
+            reveal_game(game, group_over=bool(played.deals))
             out.revealed.append(table.game)
     return out
 
@@ -186,20 +203,22 @@ def reveal(root: Path) -> Revealed:
 def score_rounds(tournament: Tournament, results: Sequence[Any]) -> None:
     """Replace each duplicate game's points by its players' matchpoints (in place).
 
-    A group counts once every game of it is over; until then its games count as not
-    played (``counted`` false). A group of a single table has nobody to be compared
-    with: its players get the average, as a bye does (``average``)."""
+    A round counts once every game of it is over (its secret is revealed then); until
+    then its games count as not played (``counted`` false). A group of a single table has
+    nobody to be compared with: its players get the average, as a bye does."""
     if not tournament.duplicate:
         return
     by_game = {result.table.game: result for result in results}
     for played in tournament.schedule:
         average = bye_points(played)
-        for group in played.deals:
-            mine = [by_game[g] for g in group.games if g in by_game]
-            if len(mine) < len(group.games) or not all(r.over for r in mine):
-                for result in mine:
+        round_games = [by_game.get(t.game) for t in played.tables]
+        if played.deals and not all(r is not None and r.over for r in round_games):
+            for result in round_games:
+                if result is not None:
                     result.counted = False
-                continue
+            continue
+        for group in played.deals:
+            mine = [by_game[g] for g in group.games]
             scored = [r for r in mine if r.outcome is not None]
             for result in scored:
                 result.points = dict.fromkeys(result.table.seats, 0)

@@ -123,7 +123,7 @@ def _table(table: Table, result: GameResult) -> ExportTable:
             # A score the outcome leaves out counts 0, as the standings count it.
             ExportSeat(
                 name=s, place=place[s], score=int(scores.get(s, 0)),
-                # A duplicate game counts once its whole group is over (docs/duplicate.md).
+                # A duplicate game counts once its whole round is over (docs/duplicate.md).
                 points=result.points[s] if result.counted else None,
                 left=True if s in result.outcome.get("left", ()) else None,
             )
@@ -290,7 +290,7 @@ def check(data: TournamentExportFile) -> None:
                     raise SchemaViolation(
                         f"round {played.round} table {table.table}: {seat.name} has "
                         f"{seat.points} matchpoints, but the group's scores give "
-                        f"{'none yet (its group is not over)' if want is None else want}"
+                        f"{'none yet (its round is not over)' if want is None else want}"
                     )
         bye = round_bye_points(tournament, made)
         for sat_out in played.byes:

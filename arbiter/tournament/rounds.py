@@ -325,20 +325,21 @@ def _create_games(root: Path, tournament: Tournament, played: Round, seed: bytes
             secret=_derive(seed, table.game, "secret"),
             referee_seed=_derive(seed, table.game, "referee"),
             takebacks="none",  # tournaments take nothing back (docs/game-life.md §4)
-            deal=_deal_terms(root, played, table.game),
+            deal=_deal_terms(root, tournament.id, played, table.game),
             **game_terms(tournament.terms),
         )
 
 
-def _deal_terms(root: Path, played: Round, game: str) -> tuple[dict[str, Any], bytes] | None:
-    """A duplicate table's deal terms and its group's secret (None: not a duplicate round)."""
+def _deal_terms(
+    root: Path, tournament_id: str, played: Round, game: str
+) -> tuple[dict[str, Any], bytes] | None:
+    """A duplicate table's deal terms and its round's secret (None: not a duplicate round)."""
     from arbiter.tournament import duplicate
 
     group = duplicate.group_of(played, game)
     if group is None:
         return None
-    terms = {"group": group.group, "commitment": group.commitment, "games": list(group.games)}
-    return terms, duplicate.read_secret(root, group)
+    return duplicate.deal_terms(played, group), duplicate.read_secret(root, tournament_id, played)
 
 
 def _derive(seed: bytes | None, game: str, label: str) -> bytes | None:

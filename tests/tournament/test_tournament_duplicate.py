@@ -123,7 +123,7 @@ def test_the_exports_carry_matchpoints_anyone_can_recompute(played) -> None:  # 
         assert a.points + b.points == 2
     raw = json.loads(export_data.to_json(data))
     seat = raw["schedule"][0]["tables"][0]["seats"][0]
-    seat["points"] = 2 - seat["points"]
+    seat["points"] = (seat["points"] + 1) % 3  # any other value
     forged = export_data.from_json(json.dumps(raw).encode())
     with pytest.raises(SchemaViolation, match="matchpoints, but the group's scores give"):
         export_data.check(forged)
@@ -159,12 +159,12 @@ def test_a_game_revealed_before_its_group_is_over_is_named(tmp_path: Path) -> No
     built = arbiter("tournament", "report", root, "--site", site)
     assert built.returncode == 0, built.stdout + built.stderr
     index = (site / "index.html").read_text()
-    assert "hidden until every table of its duplicate group is over" in index
+    assert "hidden until every table of its duplicate round is over" in index
     assert not list((site / "games").glob("*.html")) if (site / "games").exists() else True
     reveal(games[0], group_over=True)
     said = arbiter("tournament", "verify", _published(root, tmp_path / "pub"))
     assert said.returncode == 16
-    assert "before every table of group dup-r1-s3 was over" in said.stderr + said.stdout
+    assert "before every table of round 1 was over" in said.stderr + said.stdout
 
 
 def test_a_deal_listing_other_joins_at_one_table_is_caught(tmp_path: Path) -> None:
@@ -200,7 +200,7 @@ def test_a_deal_listing_other_joins_at_one_table_is_caught(tmp_path: Path) -> No
     assert alone.returncode == 0, alone.stdout + alone.stderr
     said = arbiter("tournament", "verify", _published(root, tmp_path / "pub"))
     assert said.returncode == 16
-    assert "group dup-r1-s3: the deal binds dup-r1-t2 to another game.json, or to other seats or keys" in (
+    assert "round 1: the deal binds dup-r1-t2 to another game.json, or to other seats or keys" in (
         said.stderr + said.stdout
     )
 
@@ -211,7 +211,7 @@ def test_a_game_is_not_dealt_before_its_group_has_joined(tmp_path: Path) -> None
     games = [root / t.folder for t in paired.round.tables]
     join_all(games[0], keys)
     before = {p: p.read_bytes() for p in games[0].rglob("*") if p.is_file()}
-    assert duplicate.deal(root).waiting == {"dup-r1-s3": [paired.round.tables[1].game]}
+    assert duplicate.deal(root).waiting == {"dup-r1": [paired.round.tables[1].game]}
     assert {p: p.read_bytes() for p in games[0].rglob("*") if p.is_file()} == before
     status = arbiter("status", games[0], "--json")
     assert json.loads(status.stdout)["status"] == "joining"
@@ -255,3 +255,67 @@ def test_deadlines_run_from_the_deal(tmp_path: Path) -> None:
     assert len(duplicate.reveal(root).revealed) == 2
     for game in games:
         assert verify(game).status == "over"
+
+
+def test_a_round_of_two_table_sizes_shares_one_secret_and_waits_for_every_table(
+    tmp_path: Path,
+) -> None:
+    """Two late entries make 8 players: tables of 3, 3 and 2. The tables of 3 play one
+    deal, the table of 2 its own (nobody to compare with: the average), all from one
+    round secret mixed with every join of the round; nothing is dealt or revealed before
+    every table of the round is ready."""
+    from arbiter.core.player import load_state
+    from arbiter.tournament.field import enter
+    from arbiter.tournament.standings import read_results, standings
+    from helpers.tables import make_keys
+
+    players, keys = players_file(tmp_path, NAMES)
+    root = tmp_path / "dup"
+    create(
+        root, engine="momiji", players=read(players), options={}, pairing="swiss", rounds=2,
+        table_size=3, terms=Terms(deadline=None, grace=0, on_timeout="pass"),
+        tournament_id="dup", created="2026-10-01T00:00:00Z", duplicate=True,
+    )  # fmt: skip
+    first = pair_next(root, "2026-10-02T00:00:00Z", seed=b"duplicate tests").round
+    for table in first.tables:
+        join_all(root / table.folder, keys)
+    duplicate.deal(root)
+    for table in first.tables:
+        play(root / table.folder, keys, table.game)
+    duplicate.reveal(root)
+    keys.update(make_keys(tmp_path / "late", ["gus", "hal"]))
+    for name in ("gus", "hal"):
+        public = " ".join(Path(f"{keys[name]}.pub").read_text().split()[:2])
+        enter(root, name, public, "", None, "2026-10-03T00:00:00Z")
+    second = pair_next(root, "2026-10-04T00:00:00Z", seed=b"duplicate tests").round
+    assert [len(t.seats) for t in second.tables] == [3, 3, 2]
+    assert [(d.group, d.games) for d in second.deals] == [
+        ("dup-r2-s3", ["dup-r2-t1", "dup-r2-t2"]), ("dup-r2-s2", ["dup-r2-t3"]),
+    ]  # fmt: skip
+    assert len({d.commitment for d in second.deals}) == 1
+    games = [root / t.folder for t in second.tables]
+    for game in games[:2]:
+        join_all(game, keys)
+    assert duplicate.deal(root).waiting == {"dup-r2": ["dup-r2-t3"]}
+    join_all(games[2], keys)
+    assert duplicate.deal(root).dealt == [t.game for t in second.tables]
+    manifest = json.loads((games[2] / "game.json").read_text())
+    assert manifest["deal"]["games"] == [t.game for t in second.tables]
+    for game in games[:2]:
+        play(game, keys, game.name)
+    said = duplicate.reveal(root)
+    assert said.revealed == [] and "waits for dup-r2-t3" in said.waiting["dup-r2-t1"]
+    tournament = folder.load(root)
+    results = {r.table.game: r for r in read_results(root, tournament)}
+    assert not results["dup-r2-t1"].counted  # the round is not over yet
+    play(games[2], keys, games[2].name)
+    assert duplicate.reveal(root).revealed == [t.game for t in second.tables]
+    results = {r.table.game: r for r in read_results(root, tournament)}
+    assert results["dup-r2-t3"].points == dict.fromkeys(second.tables[2].seats, 1)
+    assert sum(results["dup-r2-t1"].points.values()) + sum(results["dup-r2-t2"].points.values()) == 6
+    rows = standings(tournament, list(results.values()))
+    assert sum(row.points for row in rows) == 6 + 6 + 2  # round 1, the threes, the lone pair
+    said = arbiter("tournament", "verify", _published(root, tmp_path / "pub"))
+    assert said.returncode == 0, said.stdout + said.stderr
+    assert "duplicate: 3 group(s)" in said.stdout
+    assert load_state(games[2] / "public" / "state.json")["status"] == "over"

@@ -55,7 +55,7 @@ def test_twelve_player_duplicate_momiji(tmp_path: Path, monkeypatch: pytest.Monk
         for game in games[:3]:
             join_all(game, keys)
         waiting = json.loads(ok(arbiter("tournament", "deal", root, "--json")).stdout)
-        assert waiting == {"dealt": [], "waiting": {group["group"]: [tables[3]["game"]]}}
+        assert waiting == {"dealt": [], "waiting": {f"autumn-r{number}": [tables[3]["game"]]}}
         assert load_state(games[0] / "public/state.json")["status"] == "joining"
         join_all(games[3], keys)
         dealt = json.loads(ok(arbiter("tournament", "deal", root, "--json")).stdout)
@@ -72,6 +72,7 @@ def test_twelve_player_duplicate_momiji(tmp_path: Path, monkeypatch: pytest.Monk
                 assert said["revealed"] == [] and tables[0]["game"] in said["waiting"]
                 refused = arbiter("reveal", game)
                 assert refused.returncode != 0 and "duplicate group" in refused.stderr
+                assert "every table of its round is over" in refused.stderr
         said = json.loads(ok(arbiter("tournament", "reveal", root, "--json")).stdout)
         assert said["revealed"] == group["games"]
         for game in games:
