@@ -264,10 +264,11 @@ def test_a_round_of_two_table_sizes_shares_one_secret_and_waits_for_every_table(
     deal, the table of 2 its own (nobody to compare with: the average), all from one
     round secret mixed with every join of the round; nothing is dealt or revealed before
     every table of the round is ready."""
+    from helpers.tables import make_keys
+
     from arbiter.core.player import load_state
     from arbiter.tournament.field import enter
     from arbiter.tournament.standings import read_results, standings
-    from helpers.tables import make_keys
 
     players, keys = players_file(tmp_path, NAMES)
     root = tmp_path / "dup"
