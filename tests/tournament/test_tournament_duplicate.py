@@ -39,12 +39,14 @@ def test_deal_seed_vector() -> None:
         deals.deal_seed(bytes(31), "g", [])
 
 
-def _new(tmp: Path, names: list[str]) -> tuple[Path, dict[str, Path]]:
+def _new(
+    tmp: Path, names: list[str], *, rounds: int = 1, deadline: int | None = None
+) -> tuple[Path, dict[str, Path]]:
     players, keys = players_file(tmp, names)
     root = tmp / "dup"
     create(
-        root, engine="momiji", players=read(players), options={}, pairing="swiss", rounds=1,
-        table_size=3, terms=Terms(deadline=None, grace=0, on_timeout="pass"),
+        root, engine="momiji", players=read(players), options={}, pairing="swiss",
+        rounds=rounds, table_size=3, terms=Terms(deadline=deadline, grace=0, on_timeout="pass"),
         tournament_id="dup", created="2026-10-01T00:00:00Z", duplicate=True,
     )  # fmt: skip
     return root, keys
@@ -227,13 +229,7 @@ def test_deadlines_run_from_the_deal(tmp_path: Path) -> None:
     from arbiter.core.player import load_state
     from arbiter.core.referee import timeout
 
-    players, keys = players_file(tmp_path, NAMES)
-    root = tmp_path / "dup"
-    create(
-        root, engine="momiji", players=read(players), options={}, pairing="swiss", rounds=1,
-        table_size=3, terms=Terms(deadline=3600, grace=0, on_timeout="pass"),
-        tournament_id="dup", created="2026-10-01T00:00:00Z", duplicate=True,
-    )  # fmt: skip
+    root, keys = _new(tmp_path, NAMES, deadline=3600)
     paired = pair_next(root, "2026-10-02T00:00:00Z", seed=b"duplicate tests")
     games = [root / t.folder for t in paired.round.tables]
     for game in games:
@@ -270,13 +266,7 @@ def test_a_round_of_two_table_sizes_shares_one_secret_and_waits_for_every_table(
     from arbiter.tournament.field import enter
     from arbiter.tournament.standings import read_results, standings
 
-    players, keys = players_file(tmp_path, NAMES)
-    root = tmp_path / "dup"
-    create(
-        root, engine="momiji", players=read(players), options={}, pairing="swiss", rounds=2,
-        table_size=3, terms=Terms(deadline=None, grace=0, on_timeout="pass"),
-        tournament_id="dup", created="2026-10-01T00:00:00Z", duplicate=True,
-    )  # fmt: skip
+    root, keys = _new(tmp_path, NAMES, rounds=2)
     first = pair_next(root, "2026-10-02T00:00:00Z", seed=b"duplicate tests").round
     for table in first.tables:
         join_all(root / table.folder, keys)
