@@ -24,6 +24,8 @@ EDGE = {
     "core/clock.py", "cli/verify_many.py",
     # the player's page: a fresh access token for its address (nothing of the game)
     "play/web/server.py",
+    # the peer protocol's per-game keys and proof nonces (docs/peer.md §4)
+    "core/peer/fresh.py",
 }
 
 
