@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from git.gitkit import GAME, World, git
 from helpers.tables import CREATED, REFEREE_SEED, make_keys
 
 from arbiter.core.canonical import pretty
-from arbiter.core.player import load_state, make_join
+from arbiter.core.player import make_join
 from arbiter.core.referee import deal_ready, new_game, submit
 from arbiter.core.rng import commitment
+from git.gitkit import GAME, World, git
 
 GROUP_SECRET = bytes(range(32))
 
