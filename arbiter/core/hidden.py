@@ -57,21 +57,27 @@ def face(card: str) -> str:
 
 
 class PeerRng:
-    """The generator of a peer game's shared state (one for the whole game: its decks are
-    numbered in the order the engine shuffles, d0, d1, …)."""
+    """The generator of a step of a peer game's shared state. Decks are numbered in the
+    order the game shuffles them, d0, d1, …, from ``first`` (the decks made before this
+    step). A step that raised ``Hidden`` is applied again with a new ``PeerRng`` of the
+    same ``first`` and the openings obtained meanwhile (``opened``): it makes the same
+    decks, with those slots already turned up, and never reshuffles anything."""
 
-    def __init__(self) -> None:
+    def __init__(self, opened: Mapping[str, str] | None = None, first: int = 0) -> None:
+        self.opened = dict(opened or {})
+        self.first = first
         self.decks: dict[str, list[str]] = {}
-        """Each deck's cards (its plaintexts), in the order the list held them."""
+        """Each deck this step made: its cards (its plaintexts), in the order the list held them."""
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
-        deck = f"d{len(self.decks)}"
+        deck = f"d{self.first + len(self.decks)}"
         cards = list(items)
         for card in cards:
             if not isinstance(card, str) or is_hidden(card):
                 raise ValueError(f"a peer deck holds card ids the engine knows, not {card!r}")
         self.decks[deck] = cards
-        items[:] = [placeholder(deck, slot) for slot in range(len(cards))]
+        slots = [placeholder(deck, slot) for slot in range(len(cards))]
+        items[:] = [self.opened.get(p, p) for p in slots]
 
     def _refuse(self, *_: object) -> Any:
         raise NotImplementedError(

@@ -101,6 +101,11 @@ def test_a_peer_shuffle_makes_a_deck_of_placeholders() -> None:
     assert later == ["?d1.0", "?d1.1"]
     with pytest.raises(ValueError, match="card ids the engine knows"):
         rng.shuffle(["a", "?d0.1"])  # a deck is made of known cards
+    # A step applied again after an opening makes the same deck, that slot turned up.
+    again = PeerRng({"?d1.1": "y"}, first=1)
+    redo = ["x", "y"]
+    again.shuffle(redo)
+    assert redo == ["?d1.0", "y"] and again.decks == {"d1": ["x", "y"]}
     with pytest.raises(NotImplementedError, match="nothing but shuffles"):
         rng.below(3)
     with pytest.raises(Hidden) as raised:
