@@ -12,6 +12,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from arbiter.core import datafile
+from arbiter.core.hidden import face
 
 if TYPE_CHECKING:  # jsonschema checks custom tables only: loaded when one is read
     import jsonschema
@@ -126,16 +127,19 @@ class Catalog:
             }
         self.numbered = [str(n) for n in range(1, 25)]
 
+    # A peer game's shared state holds placeholders for the draw pile's unseen cards: a
+    # face read through here raises ``Hidden`` for one (docs/peer.md §3.2).
     def __getitem__(self, card: str) -> dict[str, Any]:
-        return self.rows[card]
+        return self.rows[face(card)]
 
     def name(self, card: str) -> str:
         """Return the short printed name: ``No.12`` or ``Stable Coin S3``."""
+        face(card)
         return f"Stable Coin {card}" if card.startswith("S") else f"No.{card}"
 
     def brief(self, card: str) -> dict[str, Any]:
         """Return the public card data carried by events and views (ints and strings)."""
-        row = self.rows[card]
+        row = self.rows[face(card)]
         out: dict[str, Any] = {"id": card, "name": self.name(card), "type": row["type"]}
         if row["type"] == MOTCOIN:
             out["price"] = row["price"]

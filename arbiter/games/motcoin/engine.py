@@ -218,7 +218,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         },
         "pending_removals": list(state.pending),
         "removal_source": state.source,
-        "draw_pile": {"count": len(state.draw), "cards": sorted(state.draw, key=int)},
+        "draw_pile": {"count": len(state.draw), "cards": draw_contents(state)},
         "discard": list(state.discard),
         "removed": list(state.removed),
         "stable_supply": len(state.stable_supply),
@@ -228,6 +228,20 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "cards": {card: table.brief(card) for card in table.rows},
         "result": state.result,
     }
+
+
+def draw_contents(state: State) -> list[str]:
+    """The draw pile's cards, by number: every numbered card in no public place. Public
+    knowledge even where the pile's order is not, and read without the pile itself, whose
+    slots a peer game's shared state holds as placeholders (docs/peer.md §10). In a game
+    whose cards are each in one place (``check_invariants``) it is the pile, sorted."""
+    elsewhere = set(state.discard) | set(state.removed)
+    elsewhere |= {h.card for p in state.players.values() for h in p.holdings}
+    if state.auction is not None:
+        elsewhere.add(state.auction.card)
+    if state.ender is not None:
+        elsewhere.add(state.ender)
+    return [card for card in state.cards.numbered if card not in elsewhere]
 
 
 def check_invariants(state: State) -> None:
