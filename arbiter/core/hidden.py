@@ -56,6 +56,15 @@ def face(card: str) -> str:
     return card
 
 
+def _no_numbers(*_: object) -> Any:
+    """What both peer generators answer to anything but a shuffle: a deliberate refusal,
+    as an engine that draws numbers cannot be played peer to peer (docs/peer.md §2)."""
+    raise NotImplementedError(
+        "a peer game draws nothing but shuffles of cards (docs/peer.md §2): this engine "
+        "cannot be played peer to peer"
+    )
+
+
 class PeerRng:
     """The generator of a step of a peer game's shared state. Decks are numbered in the
     order the game shuffles them, d0, d1, …, from ``first`` (the decks made before this
@@ -79,13 +88,7 @@ class PeerRng:
         slots = [placeholder(deck, slot) for slot in range(len(cards))]
         items[:] = [self.opened.get(p, p) for p in slots]
 
-    def _refuse(self, *_: object) -> Any:
-        raise NotImplementedError(
-            "a peer game draws nothing but shuffles of cards (docs/peer.md §2): this engine "
-            "cannot be played peer to peer"
-        )
-
-    below = between = choice = bytes = _refuse
+    below = between = choice = bytes = _no_numbers
 
 
 class RevealedRng:
@@ -108,10 +111,7 @@ class RevealedRng:
         self.used += 1
         items[:] = order
 
-    def _refuse(self, *_: object) -> Any:
-        raise NotImplementedError("a peer game draws nothing but shuffles of cards")
-
-    below = between = choice = bytes = _refuse
+    below = between = choice = bytes = _no_numbers
 
 
 def substitute(value: Any, known: Mapping[str, str]) -> Any:

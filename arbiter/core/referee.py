@@ -828,32 +828,35 @@ def deal_slot(root: Path) -> dict[str, Any] | None:
 
 def deal_ready(folders: Mapping[str, Path], now: str | None = None) -> list[tuple[Path, Accepted]]:
     """Deal every duplicate game among ``folders`` (game id → folder: a desk's games, a
-    tournament's round) whose group's games are all there and all joined; return each game
-    dealt with its new entry. A game already dealt, or whose group waits for a join, is
-    left as it is. Safe to call at any time (arbiter.core.deal)."""
+    tournament's round) whose deal's games (game.json ``deal.games``: its round) are all
+    there and all joined; return each game dealt with its new entry. A game already dealt,
+    or whose round waits for a join, is left as it is. Safe to call at any time
+    (arbiter.core.deal). Only games still joining are looked at, so a desk's or a
+    tournament's finished games cost a file read each, never a replay."""
     import json
 
-    groups: dict[str, list[str]] = {}
-    for _, folder in sorted(folders.items()):
+    rounds: set[tuple[str, ...]] = set()
+    for folder in folders.values():
         try:
             terms = json.loads((folder / "game.json").read_bytes()).get("deal")
             status = json.loads((folder / "public" / "state.json").read_bytes())["status"]
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue  # not a game this can read: the desk or the verifier says why
         if isinstance(terms, dict) and status == "joining":
-            groups.setdefault(str(terms.get("group")), list(terms.get("games") or []))
+            rounds.add(tuple(terms.get("games") or ()))
     dealt: list[tuple[Path, Accepted]] = []
-    for games in groups.values():
+    for games in sorted(rounds):
         if not all(game in folders for game in games):
             continue
         slots = [deal_slot(folders[game]) for game in games]
-        if any(slot is None for slot in slots):
+        ready = [slot for slot in slots if slot is not None]
+        if len(ready) < len(games):
             continue
         for game in games:
             try:
-                dealt.append((folders[game], deal(folders[game], slots, now)))  # type: ignore[arg-type]
+                dealt.append((folders[game], deal(folders[game], ready, now)))
             except AlreadyJoined:
-                continue  # dealt meanwhile (or before: a run cut short)
+                continue  # dealt before (a run cut short): the others still get theirs
     return dealt
 
 

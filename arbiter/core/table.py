@@ -276,20 +276,13 @@ class Table:
         entropies = deal.check(
             self.manifest, digest(self.manifest), self.entropies, record, not self.trusted
         )
-        own = [self.entropies[s] for s in self.seats]
-        self.seed = derive_seed(self.secret, self.game, own)
-        shared = deal.deal_seed(self.deal_secret, record["group"], entropies)
         lines = EntryLines(seats={s: [] for s in self.seats})
-        tables = len(record["games"])
         lines.add_common(
             self.seats,
-            f"The deal of duplicate group {record['group']} ({tables} tables): every table "
-            "of the group gets these same cards.",
+            f"The deal of duplicate group {record['group']}: every table of the group gets "
+            f"these same cards (the seed mixes the joins of {len(record['games'])} tables).",
         )
-        self.state, events = self.engine.setup(
-            self.manifest["options"], list(self.seats), Rng.for_entry(shared, 0)
-        )
-        lines.extend(self._narrate(events))
+        self._setup(lines, deal.deal_seed(self.deal_secret, record["group"], entropies))
         return lines
 
     def move(self, seq: int, seat: str, actions: list[dict[str, Any]]) -> EntryLines:
@@ -471,11 +464,13 @@ class Table:
             for listed in legal
         )
 
-    def _setup(self, lines: EntryLines) -> None:
+    def _setup(self, lines: EntryLines, dealt: bytes | None = None) -> None:
+        """Derive the game's seed and set the game up from stream 0 of it, or of ``dealt``,
+        a duplicate group's deal seed (arbiter.core.deal)."""
         entropies = [self.entropies[s] for s in self.seats] if self.manifest["join"] else []
         self.seed = derive_seed(self.secret, self.game, entropies)
         self.state, events = self.engine.setup(
-            self.manifest["options"], list(self.seats), Rng.for_entry(self.seed, 0)
+            self.manifest["options"], list(self.seats), Rng.for_entry(dealt or self.seed, 0)
         )
         lines.extend(self._narrate(events))
 

@@ -286,7 +286,7 @@ def check_deals(root: Path, expected: Tournament) -> list[str]:
     bound by the digest of that table's game.json and its seats' keys; and no round secret
     was revealed before every table of the round was over. Returns the notes to print."""
     from arbiter.core.canonical import digest, parse_strict
-    from arbiter.tournament.duplicate import deal_terms, group_id, groups_of
+    from arbiter.tournament.duplicate import deal_terms, group_id, groups_of, status_of
 
     if not expected.duplicate:
         return []
@@ -314,7 +314,7 @@ def check_deals(root: Path, expected: Tournament) -> list[str]:
                     raise VerificationFailed(
                         f"{game}/game.json: its deal terms are not group {group.group}'s as recorded"
                     )
-        over = all(_status(path) == "over" for path in tables.values())
+        over = all(status_of(path) == "over" for path in tables.values())
         lists = []
         for game, path in tables.items():
             if not (path / "reveal" / "reveal.json").is_file():
@@ -348,13 +348,6 @@ def check_deals(root: Path, expected: Tournament) -> list[str]:
         f"duplicate: {groups} group(s), each game.json committed to its round's secret; "
         f"{revealed} revealed game(s) list the same joins, bound to every table's game.json"
     ]
-
-
-def _status(game: Path) -> str:
-    from arbiter.core.player import load_state
-
-    path = game / "public" / "state.json"
-    return str(load_state(path)["status"]) if path.is_file() else "missing"
 
 
 def _deal_record(game: Path) -> dict[str, Any] | None:

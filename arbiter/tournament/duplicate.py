@@ -139,20 +139,23 @@ def deal(root: Path, now: str | None = None) -> Dealt:
     out = Dealt()
     for played in tournament.schedule:
         paths = {t.game: root / t.folder for t in played.tables}
-        out.dealt += [gid for _, gid in _dealt(deal_ready(paths, now), paths)]
-        if played.deals:
-            missing = [game for game in paths if deal_slot(paths[game]) is None]
-            if missing:
-                out.waiting[round_secret_id(tournament.id, played.round)] = missing
+        joining = [game for game, path in paths.items() if status_of(path) == "joining"]
+        if not played.deals or not joining:
+            continue  # not duplicate, or dealt already: no game of it is replayed
+        dealt = {path for path, _ in deal_ready(paths, now)}
+        out.dealt += [game for game, path in paths.items() if path in dealt]
+        missing = [game for game in joining if paths[game] not in dealt and deal_slot(paths[game]) is None]
+        if missing:
+            out.waiting[round_secret_id(tournament.id, played.round)] = missing
     return out
 
 
-def _dealt(done: list[tuple[Path, Any]], paths: dict[str, Path]) -> list[tuple[Path, str]]:
-    """The ids of the games ``deal_ready`` dealt, in table order."""
-    ids = {path: game for game, path in paths.items()}
-    found = [(path, ids[path]) for path, _ in done]
-    order = list(paths.values())
-    return sorted(found, key=lambda item: order.index(item[0]))
+def status_of(game: Path) -> str:
+    """A game's status from its public state (``missing`` when it has none)."""
+    from arbiter.core.player import load_state
+
+    path = game / "public" / "state.json"
+    return str(load_state(path)["status"]) if path.is_file() else "missing"
 
 
 # -- reveal ---------------------------------------------------------------------------
@@ -168,17 +171,13 @@ class Revealed:
 def reveal(root: Path) -> Revealed:
     """Reveal every game that is over and not yet revealed; a duplicate game only once
     every game of its round is over (the round's secret goes with it)."""
-    from arbiter.core.player import load_state
     from arbiter.core.referee import reveal as reveal_game
     from arbiter.tournament import folder
 
     tournament = folder.load(root)
     out = Revealed()
     for played in tournament.schedule:
-        status = {}
-        for table in played.tables:
-            path = root / table.folder / "public" / "state.json"
-            status[table.game] = load_state(path)["status"] if path.exists() else "missing"
+        status = {table.game: status_of(root / table.folder) for table in played.tables}
         for table in played.tables:
             game = root / table.folder
             if (game / "reveal" / "reveal.json").exists():
