@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from arbiter.core.errors import IllegalAction, SchemaViolation
+from arbiter.core.hidden import Disclosure
 from arbiter.core.rng import Rng
 
 if TYPE_CHECKING:
@@ -277,6 +278,24 @@ class Engine(ABC):
         count the present table (a forfeit ends a game early with it; the forfeiting seat
         is then ranked last by the core)."""
         raise NotImplementedError(f"{self.info.name} cannot score an unfinished game")
+
+    # -- peer play (docs/peer.md §3.5) ----------------------------------------------
+    def disclose(
+        self, shared: Any, seat: str, action: Action, known: Mapping[str, str]
+    ) -> Disclosure:
+        """Turn a decision ``seat`` made on its private state into the one every machine
+        applies to the ``shared`` state of a peer game (``known``: the placeholders the
+        seat has opened, with their faces). The engine knows which cards a decision takes
+        from the seat's hidden zones (``Holdings``) and which of them stay hidden.
+        Default: decisions name no hidden card (an engine whose hidden cards are only a
+        deck's order, such as Mot Coin)."""
+        return Disclosure(dict(action))
+
+    def claims(self, state: Any, seat: str, action: Action) -> dict[str, list[str]]:
+        """For each placeholder a public decision names (``Disclosure.kept``), the faces
+        it may be, from the shared ``state``: the seat proves its card is one of them
+        without saying which (docs/peer.md §4.1, the one-of proof). Default: none."""
+        return {}
 
     # -- state as data -------------------------------------------------------------
     @abstractmethod

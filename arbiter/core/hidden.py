@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, MutableSequence
+from dataclasses import dataclass
 from typing import Any
 
 from arbiter.core.errors import Tampered
@@ -32,11 +33,14 @@ PLACEHOLDER = re.compile(r"\?([a-z][a-z0-9]*)\.([0-9]{1,4})")
 
 
 class Hidden(Exception):
-    """Rules code asked for the face of ``placeholder``: the step needs it opened first."""
+    """Rules code asked for the faces of ``placeholders``: the step needs them opened
+    first. A rule that reads several faces at once (a garden sorted by type, the piles
+    scored at the end) names them all, so that one opening round serves the step."""
 
-    def __init__(self, placeholder: str):
-        super().__init__(f"the face of {placeholder} is not known here")
-        self.placeholder = placeholder
+    def __init__(self, *placeholders: str):
+        super().__init__(f"the face of {', '.join(placeholders)} is not known here")
+        self.placeholders = placeholders
+        self.placeholder = placeholders[0]
 
 
 def placeholder(deck: str, slot: int) -> str:
@@ -54,6 +58,59 @@ def face(card: str) -> str:
     if is_hidden(card):
         raise Hidden(card)
     return card
+
+
+def faces(cards: list[str]) -> list[str]:
+    """``cards`` themselves, or raise ``Hidden`` naming every placeholder among them."""
+    hidden = [card for card in cards if is_hidden(card)]
+    if hidden:
+        raise Hidden(*dict.fromkeys(hidden))
+    return cards
+
+
+class FaceTable(dict[str, Any]):
+    """A card catalogue's table (id to printed data) that raises ``Hidden`` when asked for
+    a placeholder, and ``KeyError`` for any other id it lacks. The check runs only on a
+    miss, so a referee game's lookups cost what a plain dict's do."""
+
+    def __missing__(self, key: str) -> Any:
+        if is_hidden(key):
+            raise Hidden(key)
+        raise KeyError(key)
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    """A decision a seat made on its private state, as every machine applies it to the
+    shared state (docs/peer.md §3.5): ``public`` names each held card by id, except the
+    ``kept`` ones, named by their placeholders; ``shown`` are the placeholders whose
+    openings travel with the decision (the holder's shares, with proofs), ``kept`` those
+    that stay hidden, each proven to be one of the faces the engine's ``claims`` lists."""
+
+    public: dict[str, Any]
+    shown: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()
+
+
+class Holdings:
+    """A seat's hidden zone as the shared state holds it, for ``Engine.disclose``: each
+    card a decision names is taken once, by id when the zone holds that id (a card
+    everyone saw arrive), else by a placeholder the seat knows to be that card."""
+
+    def __init__(self, zone: list[str], known: Mapping[str, str]):
+        self.left = list(zone)
+        self.known = known
+
+    def take(self, card: str) -> str | None:
+        """The zone's entry for ``card`` (its id or a placeholder), or None if not held."""
+        if card in self.left:
+            self.left.remove(card)
+            return card
+        for entry in self.left:
+            if self.known.get(entry) == card:
+                self.left.remove(entry)
+                return entry
+        return None
 
 
 def _no_numbers(*_: object) -> Any:

@@ -250,10 +250,7 @@ def momiji_setup(options: dict[str, Any], seats: list[str], seed: bytes) -> dict
     stream = Stream(seed, 0)
     stream.shuffle(deck)
     shuffled = list(deck)
-    hands = {
-        seat: sorted(deck[MOMIJI_HAND * k : MOMIJI_HAND * (k + 1)], key=key)
-        for k, seat in enumerate(seats)
-    }
+    hands = {seat: deck[MOMIJI_HAND * k : MOMIJI_HAND * (k + 1)] for k, seat in enumerate(seats)}
     del deck[: MOMIJI_HAND * n]
     if options.get("landscapes", "fixed") == "fixed":
         landscapes = {
@@ -596,12 +593,15 @@ def momiji_worked() -> str:
     seed = derive_seed(VECTOR_SECRET, VECTOR_GAME, [vector_entropy(0), vector_entropy(1)])
     fixed = momiji_setup({"landscapes": "fixed"}, seats, seed)
     drawn = momiji_setup({"landscapes": "random"}, seats, seed)
+    # Hands as a state file shows them: in card order.
+    order = momiji_sort_key(fixed["types"])
+    hands = {seat: sorted(fixed["hands"][seat], key=order) for seat in seats}
     lines = [
         f"seed             {seed.hex()}",
         f"types            {codes(fixed['types'])}",
         f"shuffled[0:6]    {codes(fixed['shuffled'][:6])}",
-        f"alice hand       {codes(fixed['hands']['alice'])}",
-        f"bob hand         {codes(fixed['hands']['bob'])}",
+        f"alice hand       {codes(hands['alice'])}",
+        f"bob hand         {codes(hands['bob'])}",
         f"garden           {codes(fixed['garden'])}",
         f"deck top         {codes(fixed['deck'][:3])} ({len(fixed['deck'])} cards)",
         f"objectives       {codes(fixed['objectives'])}",

@@ -11,8 +11,15 @@ from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbiter.core.engine import Engine
-from arbiter.core.hidden import PLACEHOLDER, Hidden, PeerRng, placeholders, private_state
+from arbiter.core.engine import Engine, Event
+from arbiter.core.hidden import (
+    PLACEHOLDER,
+    Hidden,
+    PeerRng,
+    placeholders,
+    private_state,
+    substitute,
+)
 from arbiter.core.rng import Rng
 
 
@@ -36,13 +43,19 @@ class RefereeRun:
     steps: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     views: list[dict[str | None, Any]] = field(default_factory=list)
     told: list[list[str | None]] = field(default_factory=list)
+    """Each step's public narration."""
+    logs: list[dict[str, list[str | None]]] = field(default_factory=list)
+    """Each step's narration as each seat reads it."""
+    events: list[list[Any]] = field(default_factory=list)
 
 
-def referee_run(engine: Engine, options: dict[str, Any], seats: list[str], seed: int, limit: int = 5000) -> RefereeRun:
+def referee_run(
+    engine: Engine, options: dict[str, Any], seats: list[str], seed: int, limit: int = 5000
+) -> RefereeRun:
     run = RefereeRun()
     state, events = engine.setup(options, seats, RecordingRng(bytes([seed]) * 32, run.orders))
     chooser = Rng(bytes([seed, 1]) * 16)
-    _observe(run, engine, state, events, seats, lambda s, _seat: s)
+    _observe(run, engine, state, events, seats, lambda s, _seat: s, lambda event, _seat: event)
     for step in range(limit):
         prompt = engine.prompt(state)
         if prompt is None:
@@ -51,14 +64,19 @@ def referee_run(engine: Engine, options: dict[str, Any], seats: list[str], seed:
         rng = RecordingRng(bytes([seed]) + step.to_bytes(8, "big") + bytes(23), run.orders)
         events = engine.apply(state, prompt.seat, action, rng)
         run.steps.append((prompt.seat, action))
-        _observe(run, engine, state, events, seats, lambda s, _seat: s)
+        _observe(run, engine, state, events, seats, lambda s, _seat: s, lambda event, _seat: event)
     return run
 
 
 def _observe(run: RefereeRun, engine: Engine, state: Any, events: list[Any], seats: list[str],
-             private: Callable[[Any, str | None], Any]) -> None:  # fmt: skip
+             private: Callable[[Any, str | None], Any],
+             known: Callable[[Event, str], Event]) -> None:  # fmt: skip
     run.views.append({seat: engine.view(private(state, seat), seat) for seat in [None, *seats]})
     run.told.append([engine.describe(event, None) for event in events])
+    run.logs.append(
+        {seat: [engine.describe(known(event, seat), seat) for event in events] for seat in seats}
+    )
+    run.events.append(events)
 
 
 @dataclass
@@ -72,6 +90,10 @@ class PeerTable:
     decks: int = 0
     state: Any = None
     openings: int = 0
+    kept: list[str] = field(default_factory=list)
+    """Every card a decision kept hidden (a claim instead of an opening)."""
+    forced: list[list[str]] = field(default_factory=list)
+    """Per step, the cards opened to everyone because a rule read their faces (``Hidden``)."""
 
     def face(self, placeholder: str) -> str:
         found = PLACEHOLDER.fullmatch(placeholder)
@@ -79,16 +101,22 @@ class PeerTable:
         return self.truth[int(found.group(1)[1:])][int(found.group(2))]
 
     def attempt(self, step: Callable[[Any, PeerRng], tuple[Any, list[Any]]]) -> list[Any]:
-        """Apply ``step`` to the shared state; on ``Hidden``, open that card to everyone
+        """Apply ``step`` to the shared state; on ``Hidden``, open those cards to everyone
         and apply it again from the state before (the same decks, never reshuffled)."""
+        self.forced.append([])
         while True:
             rng = PeerRng(self.opened, self.decks)
-            before = None if self.state is None else private_state(self.engine, self.state, self.opened)
+            before = (
+                None if self.state is None else private_state(self.engine, self.state, self.opened)
+            )
             try:
                 state, events = step(before, rng)
             except Hidden as hidden:
-                self.opened[hidden.placeholder] = self.face(hidden.placeholder)
-                self.openings += 1
+                assert not set(hidden.placeholders) & set(self.opened), "an opened card raised"
+                for p in hidden.placeholders:
+                    self.opened[p] = self.face(p)
+                self.openings += len(hidden.placeholders)
+                self.forced[-1] += hidden.placeholders
                 continue
             self.decks += len(rng.decks)
             self.state = state
@@ -109,21 +137,70 @@ class PeerTable:
                 mine[p] = self.face(p)
 
     def private(self, seat: str | None) -> Any:
-        return self.state if seat is None else private_state(self.engine, self.state, self.own.get(seat, {}))
+        return (
+            self.state
+            if seat is None
+            else private_state(self.engine, self.state, self.own.get(seat, {}))
+        )
+
+    def event_for(self, event: Event, seat: str) -> Event:
+        """An event as ``seat``'s machine narrates it: with the cards it has opened."""
+        return Event(event.kind, substitute(event.data, self.own.get(seat, {})), event.barrier)
+
+    def decide(self, seat: str, action: dict[str, Any]) -> dict[str, Any]:
+        """A decision made on the seat's private state, as the shared state receives it
+        (docs/peer.md §3.5): the held cards it shows are opened to everyone with it; each
+        card it keeps hidden must be one of the faces the engine's claims list (what the
+        seat's one-of proof would show)."""
+        disclosure = self.engine.disclose(self.state, seat, action, self.own.get(seat, {}))
+        for p in disclosure.shown:
+            assert p in self.own.get(seat, {}) and p not in self.opened, p
+            self.opened[p] = self.face(p)
+            self.openings += 1
+        self.state = private_state(self.engine, self.state, self.opened)
+        claims = self.engine.claims(self.state, seat, disclosure.public)
+        assert sorted(claims) == sorted(disclosure.kept), (claims, disclosure)
+        for p in disclosure.kept:
+            assert self.face(p) in claims[p], f"{p} is not among its claimed faces"
+            self.kept.append(p)
+        return disclosure.public
 
 
-def peer_run(engine: Engine, options: dict[str, Any], seats: list[str], run: RefereeRun) -> tuple[RefereeRun, PeerTable]:
+def peer_run(
+    engine: Engine, options: dict[str, Any], seats: list[str], run: RefereeRun
+) -> tuple[RefereeRun, PeerTable]:
     """The same game on a peer table: the same decisions, cards opened only when needed."""
     table = PeerTable(engine, run.orders)
     out = RefereeRun()
     events = table.attempt(lambda _state, rng: engine.setup(options, seats, rng))
     table.settle(seats)
-    _observe(out, engine, table.state, events, seats, lambda _s, seat: table.private(seat))
+    _observe(
+        out,
+        engine,
+        table.state,
+        events,
+        seats,
+        lambda _s, seat: table.private(seat),
+        table.event_for,
+    )
     for seat, action in run.steps:
-        def step(state: Any, rng: PeerRng, seat: str = seat, action: dict[str, Any] = action) -> tuple[Any, list[Any]]:
+        public = table.decide(seat, action)
+        engine.check(table.state, seat, public)
+
+        def step(
+            state: Any, rng: PeerRng, seat: str = seat, action: dict[str, Any] = public
+        ) -> tuple[Any, list[Any]]:
             return state, engine.apply(state, seat, action, rng)
 
         events = table.attempt(step)
         table.settle(seats)
-        _observe(out, engine, table.state, events, seats, lambda _s, who: table.private(who))
+        _observe(
+            out,
+            engine,
+            table.state,
+            events,
+            seats,
+            lambda _s, who: table.private(who),
+            table.event_for,
+        )
     return out, table

@@ -15,6 +15,7 @@ from importlib import resources
 from typing import Any
 
 from arbiter.core import datafile
+from arbiter.core.hidden import FaceTable, Hidden, faces
 
 BUILTIN = datafile.BUILTIN
 COPIES = (5, 4, 3, 2)
@@ -144,10 +145,12 @@ class Catalog:
         self.data = data
         self.types = [row["id"] for row in data["types"]]
         self.starting_acorns = int(data["starting_acorns"]["count"])
-        self.landscapes = {row["id"]: row for row in data["landscapes"]}
+        # Each table raises ``Hidden`` for a placeholder (a card of a peer game whose face
+        # is not known here, docs/peer.md §3.2).
+        self.landscapes = FaceTable({row["id"]: row for row in data["landscapes"]})
         self.panoramas = [list(row["landscapes"]) for row in data["panoramas"]]
-        self.objectives = {row["id"]: row for row in data["objectives"]}
-        self.cards: dict[str, Card] = {}
+        self.objectives = FaceTable({row["id"]: row for row in data["objectives"]})
+        self.cards: dict[str, Card] = FaceTable()
         self.decks: dict[str, list[str]] = {}
         for kind in self.types:
             deck: list[str] = []
@@ -161,10 +164,12 @@ class Catalog:
                 card = parse_code(code)
                 assert card is not None
                 self.cards[code] = card
-        self._keys = {
-            code: (self.types.index(card.type), card.value, code)
-            for code, card in self.cards.items()
-        }
+        self._keys = FaceTable(
+            {
+                code: (self.types.index(card.type), card.value, code)
+                for code, card in self.cards.items()
+            }
+        )
         self.decks = {kind: self.sort(deck) for kind, deck in self.decks.items()}
 
     def sort_key(self, code: str) -> tuple[int, int, str]:
@@ -172,8 +177,12 @@ class Catalog:
         return self._keys[code]
 
     def sort(self, codes: list[str]) -> list[str]:
-        """Return the cards in hand order."""
-        return sorted(codes, key=self._keys.__getitem__)
+        """Return the cards in hand order (``Hidden`` naming every placeholder among them)."""
+        try:
+            return sorted(codes, key=self._keys.__getitem__)
+        except Hidden:
+            faces(codes)
+            raise
 
     def deck(self, types: list[str]) -> list[str]:
         """Return every card of the given types, sorted."""

@@ -20,13 +20,11 @@ from typing import Any
 
 from arbiter.core.engine import reject
 from arbiter.games.momiji import rules
+from arbiter.games.momiji.powers import HAND_FIELDS
 from arbiter.games.momiji.state import OBJECTIVE_COST, State
 
 Action = dict[str, Any]
 Cost = tuple[int, int, int]
-
-HAND_FIELDS = {"swap": "give", "leap": "card"}
-"""The power field, per power id, that names a card leaving the hand (MOM-R9)."""
 
 
 def default_action(state: State, seat: str) -> Action:

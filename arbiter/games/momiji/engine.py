@@ -9,11 +9,13 @@ from typing import Any, ClassVar
 from arbiter.core import viewcheck
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import IllegalAction, SchemaViolation, UsageError
+from arbiter.core.hidden import Disclosure
 from arbiter.core.rng import Rng
 from arbiter.games.momiji import (
     data,
     defaults,
     determinize,
+    disclose,
     flow,
     moves,
     narrate,
@@ -118,6 +120,17 @@ class MomijiEngine(Engine):
 
     def describe_all(self, event: Event, viewers: list[str | None]) -> list[str | None]:
         return narrate.describe_all(event, viewers)
+
+    # -- peer play (docs/peer.md §3.5) -------------------------------------------------
+    def disclose(
+        self, shared: State, seat: str, action: Action, known: Mapping[str, str]
+    ) -> Disclosure:
+        """Hand cards are shown with the decision, but a card buried at once stays hidden
+        (MOM-R21)."""
+        return disclose.disclose(shared, seat, action, known)
+
+    def claims(self, state: State, seat: str, action: Action) -> dict[str, list[str]]:
+        return rules.claims(state, seat, action)
 
     # -- deadlines ---------------------------------------------------------------------------
     def default_action(self, state: State, seat: str) -> Action:

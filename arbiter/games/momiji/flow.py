@@ -11,6 +11,7 @@ from itertools import pairwise
 from typing import Any
 
 from arbiter.core.engine import Event, Prompt
+from arbiter.core.hidden import faces
 from arbiter.core.rng import Rng
 from arbiter.games.momiji import scoring, zones
 from arbiter.games.momiji.data import catalog
@@ -42,10 +43,9 @@ def setup(
     types = cards.types[: n + 2]  # MOM-R2: the first players + 2 types of the data.
     deck = cards.deck(types)
     rng.shuffle(deck)
-    hands = []
-    for _ in seats:
-        hands.append(cards.sort(deck[:HAND]))
-        del deck[:HAND]
+    # Hands keep their cards in dealt order (sorted only when shown, ``zones.give``).
+    hands = [deck[i * HAND : (i + 1) * HAND] for i in range(n)]
+    del deck[: n * HAND]
     if landscapes == FIXED:
         panoramas = [list(p) for p in cards.panoramas[:n]]
     else:
@@ -59,6 +59,9 @@ def setup(
     pool = cards.objective_ids(types)
     drawn = list(pool)
     rng.shuffle(drawn)
+    # Everything the setup turns face up, read at once: in a peer game these are the
+    # deal's one round of public openings (docs/peer.md §3.3).
+    faces([x for row in panoramas for x in row] + drawn[: n + 2] + deck[:GARDEN])
     centre = [o for o in pool if o in drawn[: n + 2]]
     players = {
         seat: Player(hands[i], cards.starting_acorns, panoramas[i]) for i, seat in enumerate(seats)
@@ -76,7 +79,9 @@ def setup(
         "torii_limit": state.torii_limit,
     }
     events = [Event("setup", setup_data)]
-    events += [Event("deal", {"seat": s, "cards": list(players[s].hand)}) for s in seats]
+    # ``types`` lets the narration list a dealt hand in hand order (narrate.py).
+    deals = [{"seat": s, "cards": list(players[s].hand), "types": list(types)} for s in seats]
+    events += [Event("deal", d) for d in deals]
     events.append(Event("turn", {"seat": seats[0], "number": 1}))
     return state, events
 
@@ -175,12 +180,14 @@ def play(
     New piles go where ``at`` says, else to the right end in card order (MOM-R5).
     """
     zones.take(state, seat, codes)
-    single = len({state.cards.cards[c].type for c in codes}) == 1
+    kinds = zones.play_types(state, codes)
+    single = len(set(kinds)) == 1
     piles: list[dict[str, Any]] = []
-    for i, code in enumerate(codes):
-        # The first of two same-type cards is buried at once: nobody sees it on top.
-        new, closed = zones.place(state, seat, code, shown=not single or i == len(codes) - 1)
-        kind = state.cards.cards[code].type
+    for i, (code, kind) in enumerate(zip(codes, kinds, strict=True)):
+        # The first of two same-type cards is buried at once: nobody sees it on top (in a
+        # peer game it stays hidden, MOM-R21).
+        shown = not single or i == len(codes) - 1
+        new, closed = zones.place(state, seat, code, kind, shown)
         if piles and piles[-1]["type"] == kind:
             piles[-1].update(count=2, top=code, closed=closed)
         else:

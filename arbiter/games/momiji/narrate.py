@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arbiter.core.engine import Event
+from arbiter.games.momiji.data import parse_code
 
 CORNERS = {"L": "acorn left", "R": "acorn right", "LR": "acorns left and right"}
 PHASES = {"main": "main action", "after": "minor actions or end", "limit": "hand limit"}
@@ -31,6 +32,18 @@ def cards(codes: list[str]) -> str:
     return ", ".join(card(c) for c in codes) if codes else "nothing"
 
 
+def _hand_order(codes: list[str], types: list[str]) -> list[str]:
+    """A dealt hand in hand order (type in setup order, value, corners): the state keeps
+    a hand in dealt order, which in a peer game is the order of its placeholders."""
+
+    def key(code: str) -> tuple[int, int, str]:
+        parsed = parse_code(code)
+        assert parsed is not None, code
+        return (types.index(parsed.type), parsed.value, code)
+
+    return sorted(codes, key=key)
+
+
 def _n(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -44,7 +57,7 @@ def describe(event: Event, viewer: str | None) -> str | None:
         return _setup(d)
     if kind == "deal":
         if viewer == seat:
-            return f"{seat} is dealt {cards(d['cards'])}."
+            return f"{seat} is dealt {cards(_hand_order(d['cards'], d['types']))}."
         return f"{seat} is dealt {_n(len(d['cards']), 'card')}."
     if kind == "turn":
         return f"Turn {d['number']}: {seat}."

@@ -33,6 +33,9 @@ class Power:
 
 POWERS: dict[str, Power] = {}
 
+HAND_FIELDS = {"swap": "give", "leap": "card"}
+"""The power field, per power id, that names a card leaving the hand (MOM-R9)."""
+
 
 def behaviour(power_id: str, *fields: str) -> Callable[[type], type]:
     """Register a class holding ``options``, ``problem`` and ``apply`` as static methods."""
@@ -131,7 +134,7 @@ class Swap:
 
     @staticmethod
     def options(state: State, seat: str) -> list[Params]:
-        hand = zones.distinct(state.players[seat].hand)
+        hand = zones.distinct(state.cards.sort(state.players[seat].hand))
         garden = zones.distinct(state.garden)
         return [{"give": g, "take": t} for g in hand for t in garden if g != t]
 
@@ -181,7 +184,7 @@ class Leap:
     def options(state: State, seat: str) -> list[Params]:
         return [
             {"card": code}
-            for code in zones.distinct(state.players[seat].hand)
+            for code in zones.distinct(state.cards.sort(state.players[seat].hand))
             if Leap.problem(state, seat, {"card": code}) is None
         ]
 
@@ -204,5 +207,5 @@ class Leap:
     def apply(state: State, seat: str, params: Params, events: list[Event]) -> None:
         code = params["card"]
         zones.take(state, seat, [code])
-        _, closed = zones.place(state, seat, code, shown=True)
+        _, closed = zones.place(state, seat, code, state.cards.cards[code].type, shown=True)
         events.append(Event("leap", {"seat": seat, "card": code, "closed": closed}))

@@ -10,6 +10,7 @@ from itertools import permutations, product
 from typing import Any
 
 from arbiter.core.engine import reject
+from arbiter.core.hidden import is_hidden
 from arbiter.games.momiji import moves, zones
 from arbiter.games.momiji.powers import POWERS
 from arbiter.games.momiji.state import AFTER, LIMIT, MAIN, OBJECTIVE_COST, State
@@ -23,8 +24,9 @@ def legal_actions(state: State, seat: str) -> list[Action]:
     if state.over or seat != t.seat:
         return []
     player = state.players[seat]
+    hand = state.cards.sort(player.hand)
     if t.phase == LIMIT:
-        return [{"kind": "hand-limit", "card": c} for c in zones.distinct(player.hand)]
+        return [{"kind": "hand-limit", "card": c} for c in zones.distinct(hand)]
     out: list[Action] = []
     if t.phase == MAIN:
         kinds = zones.distinct([state.cards.cards[c].type for c in state.garden])
@@ -39,7 +41,7 @@ def legal_actions(state: State, seat: str) -> list[Action]:
             if player.acorns >= OBJECTIVE_COST:
                 out += [{"kind": "activate", "objective": o} for o in state.centre]
     if not t.discarded:
-        out += [{"kind": "discard", "cards": pair} for pair in pairs(player.hand)]
+        out += [{"kind": "discard", "cards": pair} for pair in pairs(hand)]
     if not t.powered and player.acorns >= 1:
         for landscape in player.landscapes:
             if landscape not in player.used:
@@ -66,7 +68,7 @@ def plays(state: State, seat: str) -> list[list[str]]:
     """Return every legal play: 1-2 cards of one type (bottom first), then one card per
     type for 2+ types (in type order)."""
     cards = state.cards.cards
-    hand = state.players[seat].hand
+    hand = state.cards.sort(state.players[seat].hand)
     singles: dict[str, list[str]] = {}
     out: list[list[str]] = []
     for kind in state.types:
@@ -94,7 +96,7 @@ def plays(state: State, seat: str) -> list[list[str]]:
 def new_types(state: State, seat: str, codes: list[str]) -> list[str]:
     """Return the types of ``codes`` that start a new pile, in card order."""
     player = state.players[seat]
-    kinds = zones.distinct([state.cards.cards[c].type for c in codes])
+    kinds = zones.distinct(zones.play_types(state, codes))
     return [kind for kind in kinds if player.pile(kind) is None]
 
 
@@ -141,7 +143,8 @@ def _main(state: State, what: str) -> None:
 def _in_hand(state: State, seat: str, codes: list[str]) -> None:
     hand = state.players[seat].hand
     for code in codes:
-        if code not in state.cards.cards:
+        # A placeholder is a card of a peer game's hand whose face stays hidden (MOM-R21).
+        if code not in state.cards.cards and not is_hidden(code):
             raise reject(f"{code!r} is not a card of this game (codes look like maple-0R)", "MOM-1")
     if not zones.holds(hand, codes):
         missing = next(c for c in codes if zones.count(hand, c) < zones.count(codes, c))
@@ -166,6 +169,10 @@ def _play(state: State, seat: str, action: Action) -> None:
     _main(state, "play")
     codes = action["cards"]
     _in_hand(state, seat, codes)
+    if any(is_hidden(c) for c in codes):
+        _buried(state, seat, codes)
+        _at(state, seat, codes, action.get("at"))
+        return
     cards = state.cards.cards
     kinds = [cards[c].type for c in codes]
     if len(set(kinds)) == 1:
@@ -186,6 +193,29 @@ def _play(state: State, seat: str, action: Action) -> None:
     for code in codes:
         _step(zones.top_value(state, seat, cards[code].type), cards[code].value, code)
     _at(state, seat, codes, action.get("at"))
+
+
+def _buried(state: State, seat: str, codes: list[str]) -> None:
+    """MOM-R21: in a peer game, a card stays hidden only as the first of two cards of one
+    type (buried at once under the second). Its proof (checked by the peer layer against
+    ``claims``) shows it is one of the cards that fit there; here, that some card fits."""
+    if len(codes) != 2 or not is_hidden(codes[0]) or is_hidden(codes[1]):
+        raise reject(
+            "only the first of two cards of one type (buried at once) may stay hidden", "MOM-R21"
+        )
+    top = codes[1]
+    if not zones.buried_options(state, seat, top):
+        kind = state.cards.cards[top].type
+        raise reject(f"no {kind} card fits under {top} on your {kind} pile", "MOM-2.2")
+
+
+def claims(state: State, seat: str, action: Action) -> dict[str, list[str]]:
+    """MOM-R21: the faces each hidden card of a public decision may be (its proof shows
+    it is one of them): the buried card of a play of two cards of one type."""
+    codes = action.get("cards") if action.get("kind") == "play" else None
+    if not codes or len(codes) != 2 or not is_hidden(codes[0]) or is_hidden(codes[1]):
+        return {}
+    return {codes[0]: zones.buried_options(state, seat, codes[1])}
 
 
 def _at(state: State, seat: str, codes: list[str], at: list[int] | None) -> None:

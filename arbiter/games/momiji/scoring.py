@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter.core.engine import Outcome
+from arbiter.core.hidden import faces
 from arbiter.games.momiji import objectives
 from arbiter.games.momiji.state import State
 
@@ -16,6 +17,9 @@ TIEBREAK = "most acorns left, then shared (MOM-R12)"
 def score(state: State) -> dict[str, Any]:
     """Return every seat's breakdown, the objective results, scores and ranking."""
     cards = state.cards.cards
+    # The scoring reads every pile's cards (their number, and buried ones for some
+    # objectives): in a peer game the buried cards are opened here, all in one round.
+    faces([c for player in state.players.values() for pile in player.piles for c in pile.cards])
     seats: dict[str, dict[str, Any]] = {}
     for seat in state.seats:
         player = state.players[seat]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from arbiter.core.engine import Event
+from arbiter.core.hidden import is_hidden
 from arbiter.games.momiji.data import TOP
 from arbiter.games.momiji.state import GARDEN, Pile, State
 
@@ -31,11 +32,48 @@ def take(state: State, seat: str, codes: list[str]) -> None:
 
 
 def give(state: State, seat: str, codes: list[str], public: bool) -> None:
-    """Add cards to a hand; ``public`` when everyone saw them arrive (from the garden)."""
+    """Add cards to a hand; ``public`` when everyone saw them arrive (from the garden).
+
+    A hand is kept in the order its cards arrived, never sorted by face: in a peer game
+    its dealt and drawn cards are placeholders (docs/peer.md §3.2). Views and the legal
+    decisions list it in hand order (``in_hand_order``)."""
     player = state.players[seat]
-    player.hand = state.cards.sort(player.hand + codes)
+    player.hand = player.hand + codes
     if public:
         player.known = state.cards.sort(player.known + codes)
+
+
+def in_hand_order(state: State, codes: list[str]) -> list[str]:
+    """The cards in hand order (type, value, corners); a placeholder, a card this state
+    does not know, comes after them in the order it arrived (only a peer table's views
+    show one, to derive who must learn it, docs/peer.md §3.3)."""
+    known = [c for c in codes if not is_hidden(c)]
+    return state.cards.sort(known) + [c for c in codes if is_hidden(c)]
+
+
+def play_types(state: State, codes: list[str]) -> list[str]:
+    """The type of each card of a play. In a peer game the first of two cards of one
+    type may stay hidden (it is buried at once, docs/rulings/momiji.md MOM-R21): it
+    takes the type of the card played on it, which its proof shows it shares."""
+    cards = state.cards.cards
+    return [
+        cards[codes[i + 1]].type if is_hidden(code) and i + 1 < len(codes) else cards[code].type
+        for i, code in enumerate(codes)
+    ]
+
+
+def buried_options(state: State, seat: str, top: str) -> list[str]:
+    """MOM-R21: the cards that may lie buried at once under ``top`` in a play of two
+    cards of its type: of that type, stepping onto the seat's pile and with ``top``
+    stepping onto them. A peer seat proves its hidden card is one of them."""
+    card = state.cards.cards[top]
+    below = top_value(state, seat, card.type)
+    fits = [
+        code
+        for code in state.cards.decks[card.type]
+        if steps_onto(below, value(state, code)) and steps_onto(value(state, code), card.value)
+    ]
+    return distinct(fits)
 
 
 def to_garden(state: State, codes: list[str]) -> None:
@@ -91,13 +129,14 @@ def arrange(state: State, seat: str, new: list[str], at: list[int]) -> None:
     ]
 
 
-def place(state: State, seat: str, code: str, shown: bool) -> tuple[bool, bool]:
-    """Put a card on its pile (a new pile goes to the right end; see ``arrange``, MOM-R5).
+def place(state: State, seat: str, code: str, kind: str, shown: bool) -> tuple[bool, bool]:
+    """Put a card of type ``kind`` on its pile (a new pile goes to the right end; see
+    ``arrange``, MOM-R5).
 
-    Return (new pile, closed by a 3). ``shown`` is False for a card buried at once.
+    Return (new pile, closed by a 3). ``shown`` is False for a card buried at once, which
+    is never a 3 (nothing goes on a 3) and in a peer game may be a placeholder.
     """
     player = state.players[seat]
-    kind = state.cards.cards[code].type
     pile = player.pile(kind)
     new = pile is None
     if pile is None:
@@ -105,4 +144,4 @@ def place(state: State, seat: str, code: str, shown: bool) -> tuple[bool, bool]:
         player.piles.append(pile)
     pile.cards.append(code)
     pile.shown.append(shown)
-    return new, value(state, code) == TOP
+    return new, shown and value(state, code) == TOP

@@ -23,6 +23,7 @@ def test_a_peer_table_shows_everyone_what_the_referee_would(seats: int, seed: in
     for step, (mine, theirs) in enumerate(zip(peer.views, referee.views, strict=True)):
         assert mine == theirs, f"step {step}: a view differs"
     assert peer.told == referee.told
+    assert peer.logs == referee.logs
     # The draw pile stayed hidden: only the cards the rules turned up were opened, and
     # every deck the game made (the setup's pile and round 2's reshuffle) was a peer deck.
     assert table.decks == len(referee.orders) == 2
