@@ -266,8 +266,8 @@ def momiji_setup(options: dict[str, Any], seats: list[str], seed: bytes) -> dict
     pool = [row["id"] for row in data["objectives"] if row.get("type", types[0]) in types]
     drawn = list(pool)
     stream.shuffle(drawn)
-    centre = [o for o in pool if o in drawn[: n + 2]]
-    garden = sorted(deck[:MOMIJI_GARDEN], key=key)
+    centre = drawn[: n + 2]
+    garden = deck[:MOMIJI_GARDEN]
     del deck[:MOMIJI_GARDEN]
     return {
         "shuffled": shuffled,
@@ -275,6 +275,7 @@ def momiji_setup(options: dict[str, Any], seats: list[str], seed: bytes) -> dict
         "hands": hands,
         "landscapes": landscapes,
         "objectives": centre,
+        "pool": pool,
         "garden": garden,
         "deck": deck,
         "acorns": data["starting_acorns"]["count"],
@@ -596,19 +597,25 @@ def momiji_worked() -> str:
     # Hands as a state file shows them: in card order.
     order = momiji_sort_key(fixed["types"])
     hands = {seat: sorted(fixed["hands"][seat], key=order) for seat in seats}
+    # The garden and the objectives as a state file shows them too.
+    garden = sorted(fixed["garden"], key=order)
+
+    def shown(setup: dict[str, Any]) -> list[str]:
+        return [o for o in setup["pool"] if o in setup["objectives"]]
+
     lines = [
         f"seed             {seed.hex()}",
         f"types            {codes(fixed['types'])}",
         f"shuffled[0:6]    {codes(fixed['shuffled'][:6])}",
         f"alice hand       {codes(hands['alice'])}",
         f"bob hand         {codes(hands['bob'])}",
-        f"garden           {codes(fixed['garden'])}",
+        f"garden           {codes(garden)}",
         f"deck top         {codes(fixed['deck'][:3])} ({len(fixed['deck'])} cards)",
-        f"objectives       {codes(fixed['objectives'])}",
+        f"objectives       {codes(shown(fixed))}",
         "landscapes=random:",
         f"  alice          {codes(drawn['landscapes']['alice'])}",
         f"  bob            {codes(drawn['landscapes']['bob'])}",
-        f"  objectives     {codes(drawn['objectives'])}",
+        f"  objectives     {codes(shown(drawn))}",
     ]
     return "\n".join(lines) + "\n"
 

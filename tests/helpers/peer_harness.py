@@ -68,11 +68,17 @@ def referee_run(
     return run
 
 
-def _observe(run: RefereeRun, engine: Engine, state: Any, events: list[Any], seats: list[str],
-             private: Callable[[Any, str | None], Any],
-             known: Callable[[Event, str], Event]) -> None:  # fmt: skip
+def _observe(
+    run: RefereeRun,
+    engine: Engine,
+    state: Any,
+    events: list[Any],
+    seats: list[str],
+    private: Callable[[Any, str | None], Any],
+    known: Callable[[Event, str | None], Event],
+) -> None:
     run.views.append({seat: engine.view(private(state, seat), seat) for seat in [None, *seats]})
-    run.told.append([engine.describe(event, None) for event in events])
+    run.told.append([engine.describe(known(event, None), None) for event in events])
     run.logs.append(
         {seat: [engine.describe(known(event, seat), seat) for event in events] for seat in seats}
     )
@@ -143,9 +149,12 @@ class PeerTable:
             else private_state(self.engine, self.state, self.own.get(seat, {}))
         )
 
-    def event_for(self, event: Event, seat: str) -> Event:
-        """An event as ``seat``'s machine narrates it: with the cards it has opened."""
-        return Event(event.kind, substitute(event.data, self.own.get(seat, {})), event.barrier)
+    def event_for(self, event: Event, seat: str | None) -> Event:
+        """An event as ``seat``'s machine narrates it once the step's openings are in:
+        with the cards opened to everyone and those ``seat`` opened for itself. (A step
+        lays the cards it draws as placeholders; it is narrated after they are opened.)"""
+        known = {**self.opened, **(self.own.get(seat, {}) if seat is not None else {})}
+        return Event(event.kind, substitute(event.data, known), event.barrier)
 
     def decide(self, seat: str, action: dict[str, Any]) -> dict[str, Any]:
         """A decision made on the seat's private state, as the shared state receives it

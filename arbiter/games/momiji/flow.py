@@ -11,7 +11,6 @@ from itertools import pairwise
 from typing import Any
 
 from arbiter.core.engine import Event, Prompt
-from arbiter.core.hidden import faces
 from arbiter.core.rng import Rng
 from arbiter.games.momiji import scoring, zones
 from arbiter.games.momiji.data import catalog
@@ -59,10 +58,11 @@ def setup(
     pool = cards.objective_ids(types)
     drawn = list(pool)
     rng.shuffle(drawn)
-    # Everything the setup turns face up, read at once: in a peer game these are the
-    # deal's one round of public openings (docs/peer.md §3.3).
-    faces([x for row in panoramas for x in row] + drawn[: n + 2] + deck[:GARDEN])
-    centre = [o for o in pool if o in drawn[: n + 2]]
+    # The setup reads no face it draws: in a peer game the objectives, random landscapes
+    # and garden are placeholders that the views show everyone, so the deal opens them
+    # and the hands in one round (docs/peer.md §3.3). Readers see the objectives in data
+    # order (``zones.in_pool_order``).
+    centre = drawn[: n + 2]
     players = {
         seat: Player(hands[i], cards.starting_acorns, panoramas[i]) for i, seat in enumerate(seats)
     }
@@ -74,10 +74,12 @@ def setup(
         "deck": len(state.deck),
         "garden": list(state.garden),
         "acorns": cards.starting_acorns,
-        "objectives": [_objective(state, o) for o in centre],
-        "landscapes": {s: [_landscape(state, x) for x in players[s].landscapes] for s in seats},
+        "objectives": list(centre),
+        "landscapes": {s: list(players[s].landscapes) for s in seats},
         "torii_limit": state.torii_limit,
+        "data": data,
     }
+    """Ids only: the narration looks their names up in ``data`` once they are known."""
     events = [Event("setup", setup_data)]
     # ``types`` lets the narration list a dealt hand in hand order (narrate.py).
     deals = [{"seat": s, "cards": list(players[s].hand), "types": list(types)} for s in seats]
@@ -164,7 +166,7 @@ def apply(state: State, seat: str, action: dict[str, Any]) -> list[Event]:
 def collect(state: State, seat: str, kind: str, events: list[Event]) -> None:
     """Rules: take every garden card of one type into your hand."""
     cards = state.cards.cards
-    taken = [c for c in state.garden if cards[c].type == kind]
+    taken = state.cards.sort([c for c in state.garden if cards[c].type == kind])
     state.garden = [c for c in state.garden if cards[c].type != kind]
     zones.give(state, seat, taken, public=True)
     events.append(Event("collect", {"seat": seat, "type": kind, "cards": taken}))

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from arbiter.core.engine import Event
-from arbiter.games.momiji.data import parse_code
+from arbiter.games.momiji.data import catalog, parse_code
 
 CORNERS = {"L": "acorn left", "R": "acorn right", "LR": "acorns left and right"}
 PHASES = {"main": "main action", "after": "minor actions or end", "limit": "hand limit"}
@@ -141,14 +141,19 @@ def _more(kind: str, d: Mapping[str, Any], viewer: str | None) -> str | None:
 
 
 def _setup(d: Mapping[str, Any]) -> str:
-    objectives = ", ".join(f"{o['name']} ({o['text']})" for o in d["objectives"])
+    table = catalog(d["data"])
+    chosen = set(d["objectives"])
+    rows = [table.objectives[o] for o in table.objective_ids(d["types"]) if o in chosen]
+    objectives = ", ".join(f"{o['name']} ({o['text']})" for o in rows)
     lands = "; ".join(
-        f"{s}: " + ", ".join(f"{x['name']} [{x['set']}]" for x in xs)
+        f"{s}: "
+        + ", ".join(f"{table.landscapes[x]['name']} [{table.landscapes[x]['set']}]" for x in xs)
         for s, xs in d["landscapes"].items()
     )
+    garden = cards(_hand_order(d["garden"], d["types"]))
     return (
         f"Setup: {len(d['seats'])} players, leaf types {', '.join(d['types'])}; "
-        f"{d['acorns']} acorns each; garden {cards(d['garden'])}; deck {d['deck']}; "
+        f"{d['acorns']} acorns each; garden {garden}; deck {d['deck']}; "
         f"objectives {objectives}; landscapes {lands}; "
         f"the game ends when the deck is empty or {d['torii_limit']} piles are closed."
     )

@@ -65,7 +65,7 @@ class TakeCard:
         # MOM-R9: the garden must keep a card, so a collect stays possible.
         if len(state.garden) < 2:
             return []
-        return [{"card": code} for code in zones.distinct(state.garden)]
+        return [{"card": code} for code in zones.distinct(state.cards.sort(state.garden))]
 
     @staticmethod
     def problem(state: State, seat: str, params: Params) -> str | None:
@@ -135,7 +135,7 @@ class Swap:
     @staticmethod
     def options(state: State, seat: str) -> list[Params]:
         hand = zones.distinct(state.cards.sort(state.players[seat].hand))
-        garden = zones.distinct(state.garden)
+        garden = zones.distinct(state.cards.sort(state.garden))
         return [{"give": g, "take": t} for g in hand for t in garden if g != t]
 
     @staticmethod

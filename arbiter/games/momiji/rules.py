@@ -29,7 +29,8 @@ def legal_actions(state: State, seat: str) -> list[Action]:
         return [{"kind": "hand-limit", "card": c} for c in zones.distinct(hand)]
     out: list[Action] = []
     if t.phase == MAIN:
-        kinds = zones.distinct([state.cards.cards[c].type for c in state.garden])
+        garden = state.cards.sort(state.garden)
+        kinds = zones.distinct([state.cards.cards[c].type for c in garden])
         out += [{"kind": "collect", "type": kind} for kind in kinds]
         if not t.revealed:
             if player.acorns >= 1 and state.deck:
@@ -39,7 +40,8 @@ def legal_actions(state: State, seat: str) -> list[Action]:
                 for at in placements(state, seat, cards):
                     out.append({"kind": "play", "cards": cards, "at": at})
             if player.acorns >= OBJECTIVE_COST:
-                out += [{"kind": "activate", "objective": o} for o in state.centre]
+                centre = zones.in_pool_order(state, state.centre)
+                out += [{"kind": "activate", "objective": o} for o in centre]
     if not t.discarded:
         out += [{"kind": "discard", "cards": pair} for pair in pairs(hand)]
     if not t.powered and player.acorns >= 1:
@@ -248,7 +250,7 @@ def _step(below: int | None, value: int, code: str) -> None:
 def _activate(state: State, seat: str, action: Action) -> None:
     _main(state, "activation")
     if action["objective"] not in state.centre:
-        names = ", ".join(state.centre) or "none"
+        names = ", ".join(zones.in_pool_order(state, state.centre)) or "none"
         raise reject(f"objective {action['objective']!r} is not in the centre ({names})", "MOM-2.3")
     if state.players[seat].acorns < OBJECTIVE_COST:
         raise reject(f"activating costs {OBJECTIVE_COST} acorns", "MOM-2.3")

@@ -13,6 +13,7 @@ from collections import Counter
 from itertools import pairwise
 from typing import Any
 
+from arbiter.core.hidden import is_hidden
 from arbiter.core.rng import Rng
 from arbiter.games.momiji import zones
 from arbiter.games.momiji.data import TOP
@@ -51,16 +52,21 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             "limit": t.limit,
         },
         "deck": len(state.deck),
-        "garden": list(state.garden),
+        "garden": zones.in_hand_order(state, state.garden),
         "discard": list(state.discard),
-        "objectives": list(state.centre),
+        "objectives": zones.in_pool_order(state, state.centre),
         "torii": {"closed": state.closed_piles(), "limit": state.torii_limit},
         "players": players,
+        # A peer game's deal shows placeholders until it opens them (docs/peer.md §3.3).
         "landscapes": {
-            x: _public(cards.landscapes[x], ("name", "set", "power", "text")) for x in ids
+            x: _public(cards.landscapes[x], ("name", "set", "power", "text"))
+            for x in ids
+            if not is_hidden(x)
         },
         "objective_texts": {
-            o: _public(cards.objectives[o], ("name", "measure", "text")) for o in sorted(tokens)
+            o: _public(cards.objectives[o], ("name", "measure", "text"))
+            for o in sorted(tokens)
+            if not is_hidden(o)
         },
         "ended": state.ended,
         "result": state.result,
@@ -141,6 +147,5 @@ def check_invariants(state: State) -> None:
             assert all(cards.cards[c].type == q.type for c in q.cards), q
             assert len(q.shown) == len(q.cards) and q.shown[-1], q
     assert Counter(places) == Counter(cards.deck(state.types)), "cards are missing or duplicated"
-    assert state.garden == cards.sort(state.garden), "the garden is not sorted by type"
     owned = [o for p in state.players.values() for o in p.objectives]
     assert len(set(owned + state.centre)) == len(owned) + len(state.centre)

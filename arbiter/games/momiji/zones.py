@@ -51,6 +51,13 @@ def in_hand_order(state: State, codes: list[str]) -> list[str]:
     return state.cards.sort(known) + [c for c in codes if is_hidden(c)]
 
 
+def in_pool_order(state: State, objectives: list[str]) -> list[str]:
+    """Objective tokens in the data's order (placeholders of a peer game's deal last)."""
+    chosen = set(objectives)
+    pool = [o for o in state.cards.objective_ids(state.types) if o in chosen]
+    return pool + [o for o in objectives if is_hidden(o)]
+
+
 def play_types(state: State, codes: list[str]) -> list[str]:
     """The type of each card of a play. In a peer game the first of two cards of one
     type may stay hidden (it is buried at once, docs/rulings/momiji.md MOM-R21): it
@@ -77,8 +84,10 @@ def buried_options(state: State, seat: str, top: str) -> list[str]:
 
 
 def to_garden(state: State, codes: list[str]) -> None:
-    """Rules: the garden is sorted into columns by type."""
-    state.garden = state.cards.sort(state.garden + codes)
+    """Lay cards in the garden. Rules: the garden is sorted into columns by type, which
+    its readers see (views, the legal decisions); the state keeps the order the cards
+    came, as a peer game lays them face down until everyone's shares open them."""
+    state.garden = state.garden + codes
 
 
 def reveal(state: State, n: int) -> list[str]:

@@ -29,7 +29,7 @@ def test_MOM_3_3_1_take_card_takes_one_garden_card_then_refills(mj):
     state = mj.build(garden=garden, deck=["cherry-0", "oak-0"], landscapes=lands("stone-lantern"))
     events = mj.play_(state, "alice", mj.power("stone-lantern", card="maple-1"))
     assert state.players["alice"].hand == ["maple-1"] == state.players["alice"].known
-    assert state.garden == ["maple-0", "ginkgo-0", "cherry-0", "oak-2"]
+    assert mj.engine.view(state, None)["garden"] == ["maple-0", "ginkgo-0", "cherry-0", "oak-2"]
     assert [e.kind for e in events] == ["power", "take-card", "refill"] and events[-1].barrier
     mj.illegal(state, "alice", mj.power("stone-lantern", card="maple-1"))
 

@@ -31,7 +31,8 @@ def test_MOM_1_1_deck_hands_garden_objectives_by_player_count(mj):
         values = Counter(state.cards.cards[c].value for c in every if c.startswith("maple"))
         assert values == {0: 5, 1: 4, 2: 3, 3: 2}
         assert all(len(state.players[s].hand) == 6 for s in seats)
-        assert len(state.garden) == 4 and state.garden == state.cards.sort(state.garden)
+        shown = mj.engine.view(state, None)["garden"]
+        assert len(state.garden) == 4 and shown == state.cards.sort(state.garden)
         assert len(state.deck) == len(every) - 6 * n - 4
         assert len(state.centre) == n + 2
         for seat in seats:
@@ -96,7 +97,7 @@ def test_MOM_2_1_1_collect_takes_every_card_of_a_type_and_refills(mj):
     events = mj.play_(state, "alice", mj.collect("maple"))
     assert state.players["alice"].hand == ["maple-0", "maple-2"]
     assert state.players["alice"].known == ["maple-0", "maple-2"]
-    assert state.garden == ["ginkgo-1", "cherry-0", "cherry-1", "oak-3"]
+    assert mj.engine.view(state, None)["garden"] == ["ginkgo-1", "cherry-0", "cherry-1", "oak-3"]
     refill = next(e for e in events if e.kind == "refill")
     assert refill.barrier and state.deck == ["oak-0"]
     assert mj.engine.view(state, "bob")["players"]["alice"]["known"] == ["maple-0", "maple-2"]
