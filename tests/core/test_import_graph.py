@@ -21,6 +21,7 @@ ARBITER = Path(__file__).resolve().parents[2] / "arbiter"
 FLOORS = {
     "core": 0,
     "games": 1,
+    "peer": 1,
     "bots": 2,
     "desks": 3,
     "tournament": 3,

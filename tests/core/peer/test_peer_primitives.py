@@ -135,3 +135,26 @@ def test_chaum_pedersen_refuses_a_wrong_share_and_a_replayed_proof() -> None:
         dleq.verify(key, a, d2, proof2, CTX)
     with pytest.raises(Tampered, match="not a valid"):
         dleq.verify(key, a, bytes.fromhex("00" + "ff" * 30 + "7f"), proof, CTX)
+
+
+def test_card_points_follow_the_note_and_are_frozen() -> None:
+    """docs/peer.md §4.1: M(card, copy) = from_hash(SHA-512("arbiter-card/1" ‖ 0 ‖ engine ‖
+    0 ‖ card ‖ 0 ‖ u32be(copy))), computed here from the formula with libsodium directly."""
+    import rbcl
+
+    from arbiter.core.peer.cards import DeckPoints, point
+
+    data = b"arbiter-card/1\x00momiji\x00maple-1\x00" + (1).to_bytes(4, "big")
+    direct = rbcl.crypto_core_ristretto255_from_hash(hashlib.sha512(data).digest())
+    assert point("momiji", "maple-1", 1) == direct
+    assert point("momiji", "maple-1", 0).hex() == (
+        "963baa08cab37677a9c6d14076e74da084af9f755d24be34841e76b66415c526"
+    )
+    assert direct.hex() == "ac44f599a3479e7eaf2a1717253a69a9df2a5760b1edf94409ef1f6b0ee2a703"
+    assert point("motcoin", "maple-1", 0) != point("momiji", "maple-1", 0)
+    deck = DeckPoints("momiji", ["maple-1", "oak-0", "maple-1"])
+    assert deck.points[2] == direct and len(set(deck.points)) == 3
+    assert [deck.card(m) for m in deck.points] == ["maple-1", "oak-0", "maple-1"]
+    assert deck.options("momiji", ["maple-1"]) == [deck.points[0], deck.points[2]]
+    with pytest.raises(Tampered, match="no card of its deck"):
+        deck.card(point("momiji", "oak-0", 1))

@@ -1,0 +1,426 @@
+"""The public state of a peer game (docs/peer.md §3, §5): what every machine computes from
+the same messages, and what it waits for next.
+
+It runs the normal engine on the **shared state** (placeholders for every card not
+everyone knows) and keeps, beside it, the encrypted decks, every seat's per-game key, the
+decryption shares sent so far, the cards opened to everyone (``opened``) and to one seat
+alone (``told``). After each message it works out what the game waits for (``owed``):
+
+1. every seat's key, with its proof of knowledge;
+2. the step in progress (the setup, or a decision): it is applied with a ``PeerRng``; each
+   deck it makes is shuffled by every seat in seat order; a face a rule reads (``Hidden``)
+   is opened to everyone, and the step applied again from the state before it;
+3. the openings the views ask for (§3.3): placeholders in the public view to everyone,
+   those in a seat's own view to that seat; each needs the share of every seat (of every
+   other seat, for a card opened to one);
+4. the decision of the prompted seat.
+
+Messages come in **rounds**: a round is every seat owed something when it began, each
+answering once against the same head; their messages are then taken in seat order (the
+round entry). A message is checked whole when it arrives; a false proof, a share of the
+wrong card, a decision the rules refuse is refused with a one-line reason naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from arbiter.core.engine import Engine, Event
+from arbiter.core.errors import ArbiterError, Tampered
+from arbiter.core.hidden import (
+    PLACEHOLDER,
+    Hidden,
+    PeerRng,
+    as_rng,
+    placeholders,
+    private_state,
+    substitute,
+)
+from arbiter.core.peer import dleq, elgamal, group, oneof, schnorr, shuffle
+from arbiter.core.peer.elgamal import Ciphertext
+from arbiter.core.peer.transcript import Context
+from arbiter.peer import wire
+from arbiter.peer.decks import Deck
+
+Action = dict[str, Any]
+KEY, SHUFFLE, SHARES, DECISION = "key", "shuffle", "shares", "decision"
+
+
+@dataclass(frozen=True)
+class Owed:
+    """What one seat owes the game now: its key, its shuffle of ``decks`` (each deck a
+    step made, in one message), its shares of ``cards``, or a decision."""
+
+    seat: str
+    kind: str
+    decks: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        if self.kind == KEY:
+            return f"{self.seat}'s per-game key"
+        if self.kind == SHUFFLE:
+            return f"{self.seat}'s shuffle of deck(s) {', '.join(self.decks)}"
+        if self.kind == SHARES:
+            return f"{self.seat}'s shares of {len(self.cards)} card(s)"
+        return f"{self.seat}'s decision"
+
+
+@dataclass
+class Stats:
+    """Counted as the game goes: rounds by what they wait for, and decisions."""
+
+    rounds: dict[str, int] = field(
+        default_factory=lambda: {KEY: 0, SHUFFLE: 0, SHARES: 0, DECISION: 0}
+    )
+    messages: int = 0
+    decisions: int = 0
+
+
+@dataclass
+class Step:
+    """The step in progress: the setup (no seat), or a seat's public decision."""
+
+    seat: str | None
+    action: Action | None
+
+
+class PeerGame:
+    def __init__(
+        self, engine: Engine, options: Mapping[str, Any], seats: list[str], game: str, manifest: str
+    ) -> None:
+        self.engine = engine
+        self.options = dict(options)
+        self.seats = list(seats)
+        self.game = game
+        self.manifest = manifest
+        self.keys: dict[str, bytes] = {}
+        self.joint = group.IDENTITY
+        self.decks: dict[str, Deck] = {}
+        self.made = 0
+        """Decks made by committed steps (the next step's ``PeerRng`` numbers from here)."""
+        self.state: Any = None
+        self.step: Step | None = Step(None, None)
+        self.opened: dict[str, str] = {}
+        self.told: dict[str, set[str]] = {seat: set() for seat in seats}
+        self.shares: dict[str, dict[str, bytes]] = {}
+        self.history: list[tuple[Step, list[Event]]] = []
+        """Every committed step with its events (narrated once its openings are in)."""
+        self.round = 0
+        self.waiting: dict[str, Owed] = {}
+        """The round in progress: what each of its seats owes."""
+        self.answered: dict[str, dict[str, Any]] = {}
+        self.stats = Stats()
+        self._next_round()
+
+    # -- what the game waits for -----------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return not self.waiting
+
+    def owed(self, seat: str) -> Owed | None:
+        """What ``seat`` owes in the round in progress (None: nothing, or already sent)."""
+        return None if seat in self.answered else self.waiting.get(seat)
+
+    def context(self, seat: str) -> Context:
+        return Context(self.game, self.manifest, seat, self.round)
+
+    def cipher(self, card: str) -> Ciphertext:
+        deck, slot = self.locate(card)
+        return deck.slot(slot)
+
+    def locate(self, card: str) -> tuple[Deck, int]:
+        found = PLACEHOLDER.fullmatch(card)
+        if found is None or found.group(1) not in self.decks:
+            raise Tampered(f"{card!r} is no card of this game's decks")
+        deck = self.decks[found.group(1)]
+        slot = int(found.group(2))
+        if slot >= len(deck.cipher):
+            raise Tampered(f"{card!r} is no card of this game's decks")
+        return deck, slot
+
+    def _next_round(self) -> None:
+        owed = self._advance()
+        self.waiting = {o.seat: o for o in owed}
+        self.answered = {}
+        if owed:
+            self.stats.rounds[owed[0].kind] += 1
+
+    def _advance(self) -> list[Owed]:
+        """Move the game on as far as the messages in allow; return what it waits for."""
+        while True:
+            if len(self.keys) < len(self.seats):
+                return [Owed(seat, KEY) for seat in self.seats if seat not in self.keys]
+            if self.step is not None:
+                owed = self._attempt(self.step)
+                if owed is None:
+                    continue
+                return owed
+            owed = self._needs()
+            if owed:
+                return owed
+            prompt = self.engine.prompt(self.state)
+            return [] if prompt is None else [Owed(prompt.seat, DECISION)]
+
+    def _attempt(self, step: Step) -> list[Owed] | None:
+        """Apply the step in progress. Return what it waits for, or None once committed."""
+        rng = PeerRng(self.opened, self.made)
+        hidden: tuple[str, ...] = ()
+        try:
+            if step.seat is None:
+                state, events = self.engine.setup(self.options, self.seats, as_rng(rng))
+            else:
+                assert step.action is not None
+                state = self.engine.copy(self.state)
+                events = self.engine.apply(state, step.seat, step.action, as_rng(rng))
+        except Hidden as raised:
+            hidden = raised.placeholders
+        for deck_id, cards in rng.decks.items():
+            known = self.decks.get(deck_id)
+            if known is None:
+                self.decks[deck_id] = Deck.start(deck_id, self.engine.info.name, cards, self.joint)
+            elif known.points.cards != cards:
+                raise Tampered(f"the step made deck {deck_id} again with other cards")
+        unshuffled = [d for d in rng.decks if self.decks[d].shuffled < len(self.seats)]
+        if unshuffled:
+            # The decks a step made are shuffled together: one message per seat.
+            turn = min(self.decks[d].shuffled for d in unshuffled)
+            decks = tuple(d for d in unshuffled if self.decks[d].shuffled == turn)
+            return [Owed(self.seats[turn], SHUFFLE, decks)]
+        if hidden:
+            owed = self._collect(set(hidden), {})
+            return owed or None
+        self.state = private_state(self.engine, state, self.opened)
+        self.made += len(rng.decks)
+        self.history.append((step, events))
+        self.step = None
+        return None
+
+    def _needs(self) -> list[Owed]:
+        """The openings the views ask for (docs/peer.md §3.3)."""
+        public = placeholders(self.engine.view(self.state, None)) - set(self.opened)
+        private: dict[str, set[str]] = {}
+        for seat in self.seats:
+            shown = placeholders(self.engine.view(self.state, seat))
+            private[seat] = shown - set(self.opened) - self.told[seat] - public
+        return self._collect(public, private)
+
+    def _collect(self, public: set[str], private: dict[str, set[str]]) -> list[Owed]:
+        """Open what every share is in for; return the shares still owed, per seat."""
+        missing: dict[str, set[str]] = {seat: set() for seat in self.seats}
+        for card in sorted(public):
+            have = self.shares.get(card, {})
+            lacking = [s for s in self.seats if s not in have]
+            if lacking:
+                for s in lacking:
+                    missing[s].add(card)
+                continue
+            deck, slot = self.locate(card)
+            self.opened[card] = deck.open(slot, have)
+        if public & set(self.opened) and self.state is not None:
+            self.state = private_state(self.engine, self.state, self.opened)
+        for seat, cards in private.items():
+            for card in sorted(cards):
+                have = self.shares.get(card, {})
+                lacking = [s for s in self.seats if s != seat and s not in have]
+                if lacking:
+                    for s in lacking:
+                        missing[s].add(card)
+                else:
+                    self.told[seat].add(card)
+        return [
+            Owed(seat, SHARES, cards=tuple(sorted(missing[seat], key=_slot_order)))
+            for seat in self.seats
+            if missing[seat]
+        ]
+
+    # -- messages ------------------------------------------------------------------------
+    def receive(self, message: dict[str, Any]) -> None:
+        """Check ``message`` whole against the round in progress and take it; refuse it
+        (``Tampered``, the game unchanged) with a reason naming it."""
+        seat = message.get("seat")
+        if message.get("type") != wire.TYPE or message.get("game") != self.game:
+            raise wire.refuse(message, f"not a message of peer game {self.game}")
+        if message.get("round") != self.round:
+            raise wire.refuse(
+                message,
+                f"it answers round {message.get('round')}, the game is at round {self.round}",
+            )
+        if not isinstance(seat, str) or seat not in self.waiting:
+            raise wire.refuse(message, "this seat owes nothing in this round")
+        if seat in self.answered:
+            raise wire.refuse(message, "this seat already answered this round")
+        owed = self.waiting[seat]
+        try:
+            {KEY: self._check_key, SHUFFLE: self._check_shuffle, SHARES: self._check_shares,
+             DECISION: self._check_decision}[owed.kind](owed, message)  # fmt: skip
+        except ArbiterError as error:
+            raise wire.refuse(message, str(error)) from None
+        self.answered[seat] = message
+        self.stats.messages += 1
+        if len(self.answered) == len(self.waiting):
+            for seat_ in self.seats:
+                if seat_ in self.answered:
+                    self._take(self.waiting[seat_], self.answered[seat_])
+            self.round += 1
+            self._next_round()
+
+    def _check_key(self, owed: Owed, message: dict[str, Any]) -> None:
+        key = wire.unhex(message.get("key"), "the key")
+        schnorr.verify(
+            key, wire.unhex(message.get("proof"), "the key's proof"), self.context(owed.seat)
+        )
+        if key in self.keys.values() or key in (m.get("key") for m in self.answered.values()):
+            raise Tampered("this per-game key is another seat's")
+
+    def _check_shuffle(self, owed: Owed, message: dict[str, Any]) -> None:
+        sent = message.get("shuffles")
+        if not isinstance(sent, list) or [
+            s.get("deck") if isinstance(s, dict) else None for s in sent
+        ] != list(owed.decks):
+            raise Tampered(f"it must shuffle deck(s) {', '.join(owed.decks)}, in that order")
+        for item in sent:
+            deck = self.decks[item["deck"]]
+            out = _cards(item.get("cards"), len(deck.cipher))
+            proof = shuffle.Proof.from_bytes(
+                wire.unhex(item.get("proof"), "the shuffle proof"), len(out)
+            )
+            # Each deck's proof is bound to its deck id through its statement (the deck in).
+            shuffle.verify(deck.cipher, out, self.joint, proof, self.context(owed.seat))
+
+    def _check_shares(self, owed: Owed, message: dict[str, Any]) -> None:
+        sent = _shares(message.get("shares"))
+        if sorted(sent, key=_slot_order) != list(owed.cards):
+            raise Tampered(f"it shares {len(sent)} card(s), not the {len(owed.cards)} owed")
+        for card, (share, proof) in sent.items():
+            dleq.verify(
+                self.keys[owed.seat], self.cipher(card)[0], share, proof, self.context(owed.seat)
+            )
+
+    def _check_decision(self, owed: Owed, message: dict[str, Any]) -> None:
+        self._decision(owed.seat, message, check_only=True)
+
+    def _decision(self, seat: str, message: dict[str, Any], check_only: bool) -> None:
+        """Openings first, then the claims and the decision against the state they make."""
+        action = message.get("decision")
+        if not isinstance(action, dict):
+            raise Tampered("it carries no decision")
+        opened = dict(self.opened)
+        context = self.context(seat)
+        for card, (share, proof) in _shares(message.get("openings")).items():
+            if card in opened or card not in self.told[seat]:
+                raise Tampered(f"{card} is not a card this seat holds hidden")
+            dleq.verify(self.keys[seat], self.cipher(card)[0], share, proof, context)
+            deck, slot = self.locate(card)
+            opened[card] = deck.open(slot, {**self.shares[card], seat: share})
+        state = private_state(self.engine, self.state, opened)
+        claims = _claims(message.get("claims"))
+        wanted = self.engine.claims(state, seat, action)
+        if sorted(claims) != sorted(wanted):
+            raise Tampered(
+                f"it claims {sorted(claims)}, the decision needs claims of {sorted(wanted)}"
+            )
+        for card, proof in claims.items():
+            if card not in self.told[seat] or card in opened:
+                raise Tampered(f"{card} is not a card this seat holds hidden")
+            deck, slot = self.locate(card)
+            others = {s: d for s, d in self.shares[card].items() if s != seat}
+            options = deck.points.options(self.engine.info.name, wanted[card])
+            oneof.verify(deck.without(slot, others), self.keys[seat], options, proof, context)
+        self.engine.check(state, seat, action)
+        if not check_only:
+            self.opened = opened
+            self.state = state
+            self.step = Step(seat, dict(action))
+
+    def _take(self, owed: Owed, message: dict[str, Any]) -> None:
+        """Apply a checked message (its round is complete; seat order)."""
+        if owed.kind == KEY:
+            self.keys[owed.seat] = wire.unhex(message["key"], "the key")
+            if len(self.keys) == len(self.seats):
+                self.joint = elgamal.joint_key([self.keys[s] for s in self.seats])
+        elif owed.kind == SHUFFLE:
+            for item in message["shuffles"]:
+                deck = self.decks[item["deck"]]
+                deck.cipher = _cards(item["cards"], len(deck.cipher))
+                deck.shuffled += 1
+        elif owed.kind == SHARES:
+            for card, (share, _) in _shares(message["shares"]).items():
+                self.shares.setdefault(card, {})[owed.seat] = share
+        else:
+            self.stats.decisions += 1
+            for card, (share, _) in _shares(message.get("openings")).items():
+                self.shares.setdefault(card, {})[owed.seat] = share
+            self._decision(owed.seat, message, check_only=False)
+
+    # -- reading -------------------------------------------------------------------------
+    def narrate(self, known: Mapping[str, str], viewer: str | None) -> list[str]:
+        """The log as ``viewer`` reads it, with the cards ``known`` to it (``opened`` and,
+        for a seat, its own)."""
+        lines = []
+        for _, events in self.history:
+            for event in events:
+                line = self.engine.describe(
+                    Event(event.kind, substitute(event.data, known), event.barrier), viewer
+                )
+                if line is not None:
+                    lines.append(line)
+        return lines
+
+
+def _slot_order(card: str) -> tuple[int, int]:
+    found = PLACEHOLDER.fullmatch(card)
+    assert found is not None
+    return int(found.group(1)[1:]), int(found.group(2))
+
+
+def _cards(value: Any, n: int) -> list[Ciphertext]:
+    if not isinstance(value, list) or len(value) != n:
+        raise Tampered(f"the shuffled deck does not list {n} cards")
+    out = []
+    for pair in value:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise Tampered("a card of the shuffled deck is not a pair of points")
+        out.append(
+            (
+                group.point(wire.unhex(pair[0], "a card"), "a card"),
+                group.point(wire.unhex(pair[1], "a card"), "a card"),
+            )
+        )
+    return out
+
+
+def _shares(value: Any) -> dict[str, tuple[bytes, bytes]]:
+    if value is None:
+        return {}
+    if not isinstance(value, list):
+        raise Tampered("its shares are not a list")
+    out: dict[str, tuple[bytes, bytes]] = {}
+    for item in value:
+        if not isinstance(item, dict) or not isinstance(item.get("card"), str):
+            raise Tampered("a share does not name its card")
+        card = item["card"]
+        if card in out:
+            raise Tampered(f"it shares {card} twice")
+        out[card] = (
+            wire.unhex(item.get("share"), f"the share of {card}"),
+            wire.unhex(item.get("proof"), f"the proof of {card}'s share"),
+        )
+    return out
+
+
+def _claims(value: Any) -> dict[str, bytes]:
+    if value is None:
+        return {}
+    if not isinstance(value, list):
+        raise Tampered("its claims are not a list")
+    out: dict[str, bytes] = {}
+    for item in value:
+        if not isinstance(item, dict) or not isinstance(item.get("card"), str):
+            raise Tampered("a claim does not name its card")
+        out[item["card"]] = wire.unhex(
+            item.get("proof"), f"the proof of the claim on {item['card']}"
+        )
+    return out
