@@ -8,7 +8,7 @@ crosses the boundary (actions, views, events, outcomes) is JSON-able with intege
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -281,11 +281,17 @@ class Engine(ABC):
 
     # -- peer play (docs/peer.md §3.5) ----------------------------------------------
     def disclose(
-        self, shared: Any, seat: str, action: Action, known: Mapping[str, str]
+        self,
+        shared: Any,
+        seat: str,
+        action: Action,
+        known: Mapping[str, str],
+        order: Sequence[str] | None = None,
     ) -> Disclosure:
         """Turn a decision ``seat`` made on its private state into the one every machine
         applies to the ``shared`` state of a peer game (``known``: the placeholders the
-        seat has opened, with their faces). The engine knows which cards a decision takes
+        seat has opened, with their faces; ``order``: the seat's random preference among
+        its placeholders, for ``Holdings``). The engine knows which cards a decision takes
         from the seat's hidden zones (``Holdings``) and which of them stay hidden.
         Default: decisions name no hidden card (an engine whose hidden cards are only a
         deck's order, such as Mot Coin)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, MutableSequence
+from collections.abc import Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -96,19 +96,28 @@ class Disclosure:
 class Holdings:
     """A seat's hidden zone as the shared state holds it, for ``Engine.disclose``: each
     card a decision names is taken once, by id when the zone holds that id (a card
-    everyone saw arrive), else by a placeholder the seat knows to be that card."""
+    everyone saw arrive), else by a placeholder the seat knows to be that card. Among
+    several placeholders of one card it takes the first in ``order`` (the seat's own
+    random order, so that which copy it gives up tells the others nothing), by default
+    the zone's."""
 
-    def __init__(self, zone: list[str], known: Mapping[str, str]):
+    def __init__(
+        self, zone: list[str], known: Mapping[str, str], order: Sequence[str] | None = None
+    ):
         self.left = list(zone)
         self.known = known
+        rank = {card: i for i, card in enumerate(order or ())}
+        self.preferred = sorted(
+            (c for c in zone if is_hidden(c)), key=lambda c: rank.get(c, len(rank))
+        )
 
     def take(self, card: str) -> str | None:
         """The zone's entry for ``card`` (its id or a placeholder), or None if not held."""
         if card in self.left:
             self.left.remove(card)
             return card
-        for entry in self.left:
-            if self.known.get(entry) == card:
+        for entry in self.preferred:
+            if entry in self.left and self.known.get(entry) == card:
                 self.left.remove(entry)
                 return entry
         return None

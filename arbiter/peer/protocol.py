@@ -85,6 +85,9 @@ class Step:
 
     seat: str | None
     action: Action | None
+    mixed: tuple[str, list[str], list[Ciphertext]] | None = None
+    """A re-randomisation the decision's seat made first: its cards and their new
+    ciphertexts (``arbiter verify`` decrypts them to follow each placeholder's card)."""
 
 
 class PeerGame:
@@ -106,6 +109,10 @@ class PeerGame:
         self.opened: dict[str, str] = {}
         self.told: dict[str, set[str]] = {seat: set() for seat in seats}
         self.shares: dict[str, dict[str, bytes]] = {}
+        self.held: dict[str, tuple[str, Ciphertext]] = {}
+        """Each card opened to one seat alone: that seat, and the card's ciphertext with
+        every other seat's share taken off (so under the holder's key alone: only its
+        share opens it, and it may re-randomise it, docs/peer.md §4.3)."""
         self.history: list[tuple[Step, list[Event]]] = []
         """Every committed step with its events (narrated once its openings are in)."""
         self.round = 0
@@ -128,8 +135,32 @@ class PeerGame:
         return Context(self.game, self.manifest, seat, self.round)
 
     def cipher(self, card: str) -> Ciphertext:
+        """The ciphertext a share of ``card`` answers: its deck slot's, or for a card
+        opened to one seat, the one it holds."""
+        if card in self.held:
+            return self.held[card][1]
         deck, slot = self.locate(card)
         return deck.slot(slot)
+
+    def owners(self, card: str) -> list[str]:
+        """The seats whose shares open ``card``: its holder's, or every seat's."""
+        return [self.held[card][0]] if card in self.held else list(self.seats)
+
+    def _open(self, card: str, shares: Mapping[str, bytes]) -> str:
+        deck, _ = self.locate(card)
+        return deck.points.card(
+            elgamal.open_with(self.cipher(card), [shares[s] for s in self.owners(card)])
+        )
+
+    def zone(self, seat: str) -> list[str]:
+        """The cards ``seat`` holds hidden in its own view (its hand): what it may
+        re-randomise. Cards it holds hidden outside every view (a card buried at once)
+        stay where they are, bound by the claim they were played with."""
+        shown = placeholders(self.engine.view(self.state, seat))
+        return sorted(
+            (c for c in shown if self.held.get(c, ("",))[0] == seat and c not in self.opened),
+            key=_slot_order,
+        )
 
     def locate(self, card: str) -> tuple[Deck, int]:
         found = PLACEHOLDER.fullmatch(card)
@@ -212,24 +243,32 @@ class PeerGame:
         missing: dict[str, set[str]] = {seat: set() for seat in self.seats}
         for card in sorted(public):
             have = self.shares.get(card, {})
-            lacking = [s for s in self.seats if s not in have]
+            lacking = [s for s in self.owners(card) if s not in have]
             if lacking:
                 for s in lacking:
                     missing[s].add(card)
                 continue
-            deck, slot = self.locate(card)
-            self.opened[card] = deck.open(slot, have)
+            self.opened[card] = self._open(card, have)
         if public & set(self.opened) and self.state is not None:
             self.state = private_state(self.engine, self.state, self.opened)
         for seat, cards in private.items():
             for card in sorted(cards):
                 have = self.shares.get(card, {})
                 lacking = [s for s in self.seats if s != seat and s not in have]
+                if card in self.held:
+                    raise Tampered(
+                        f"{card} is held by {self.held[card][0]}: it cannot pass to {seat}"
+                    )
                 if lacking:
                     for s in lacking:
                         missing[s].add(card)
                 else:
                     self.told[seat].add(card)
+                    deck, slot = self.locate(card)
+                    self.held[card] = (
+                        seat,
+                        deck.without(slot, {s: have[s] for s in self.seats if s != seat}),
+                    )
         return [
             Owed(seat, SHARES, cards=tuple(sorted(missing[seat], key=_slot_order)))
             for seat in self.seats
@@ -295,6 +334,8 @@ class PeerGame:
         if sorted(sent, key=_slot_order) != list(owed.cards):
             raise Tampered(f"it shares {len(sent)} card(s), not the {len(owed.cards)} owed")
         for card, (share, proof) in sent.items():
+            if owed.seat not in self.owners(card):
+                raise Tampered(f"{card} is held by another seat")
             dleq.verify(
                 self.keys[owed.seat], self.cipher(card)[0], share, proof, self.context(owed.seat)
             )
@@ -309,12 +350,17 @@ class PeerGame:
             raise Tampered("it carries no decision")
         opened = dict(self.opened)
         context = self.context(seat)
+        held = dict(self.held)
+        mixed = self._mixed(seat, message.get("rerandomise"), context)
+        if mixed is not None:
+            held.update({card: (seat, c) for card, c in zip(mixed[1], mixed[2], strict=True)})
         for card, (share, proof) in _shares(message.get("openings")).items():
-            if card in opened or card not in self.told[seat]:
+            if card in opened or held.get(card, ("",))[0] != seat:
                 raise Tampered(f"{card} is not a card this seat holds hidden")
-            dleq.verify(self.keys[seat], self.cipher(card)[0], share, proof, context)
-            deck, slot = self.locate(card)
-            opened[card] = deck.open(slot, {**self.shares[card], seat: share})
+            a, b = held[card][1]
+            dleq.verify(self.keys[seat], a, share, proof, context)
+            deck, _ = self.locate(card)
+            opened[card] = deck.points.card(group.sub(b, share))
         state = private_state(self.engine, self.state, opened)
         claims = _claims(message.get("claims"))
         wanted = self.engine.claims(state, seat, action)
@@ -323,17 +369,40 @@ class PeerGame:
                 f"it claims {sorted(claims)}, the decision needs claims of {sorted(wanted)}"
             )
         for card, proof in claims.items():
-            if card not in self.told[seat] or card in opened:
+            if card in opened or held.get(card, ("",))[0] != seat:
                 raise Tampered(f"{card} is not a card this seat holds hidden")
-            deck, slot = self.locate(card)
-            others = {s: d for s, d in self.shares[card].items() if s != seat}
+            deck, _ = self.locate(card)
             options = deck.points.options(self.engine.info.name, wanted[card])
-            oneof.verify(deck.without(slot, others), self.keys[seat], options, proof, context)
+            oneof.verify(held[card][1], self.keys[seat], options, proof, context)
         self.engine.check(state, seat, action)
         if not check_only:
+            self.held = held
             self.opened = opened
             self.state = state
-            self.step = Step(seat, dict(action))
+            self.step = Step(seat, dict(action), mixed)
+
+    def _mixed(
+        self, seat: str, value: Any, context: Context
+    ) -> tuple[str, list[str], list[Ciphertext]] | None:
+        """A seat's re-randomisation of its hand: every card of its zone, re-encrypted
+        under its own key and permuted, with a shuffle proof (so the card it opens next
+        cannot be told from when it arrived)."""
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise Tampered("its re-randomisation is not an object")
+        zone = self.zone(seat)
+        if value.get("cards") != zone or len(zone) < 2:
+            raise Tampered(
+                f"a re-randomisation takes the whole hand held hidden: {', '.join(zone)}"
+            )
+        before = [self.held[c][1] for c in zone]
+        out = _cards(value.get("cipher"), len(zone))
+        proof = shuffle.Proof.from_bytes(
+            wire.unhex(value.get("proof"), "the re-randomisation's proof"), len(zone)
+        )
+        shuffle.verify(before, out, self.keys[seat], proof, context)
+        return seat, zone, out
 
     def _take(self, owed: Owed, message: dict[str, Any]) -> None:
         """Apply a checked message (its round is complete; seat order)."""
@@ -356,15 +425,14 @@ class PeerGame:
             self._decision(owed.seat, message, check_only=False)
 
     # -- reading -------------------------------------------------------------------------
-    def narrate(self, known: Mapping[str, str], viewer: str | None) -> list[str]:
-        """The log as ``viewer`` reads it, with the cards ``known`` to it (``opened`` and,
-        for a seat, its own)."""
+    def narrate(self, known: Mapping[str, str], viewer: str | None, start: int = 0) -> list[str]:
+        """The log from step ``start`` as ``viewer`` reads it, with the cards ``known`` to
+        it (``opened`` and, for a seat, its own)."""
         lines = []
-        for _, events in self.history:
+        for _, events in self.history[start:]:
             for event in events:
-                line = self.engine.describe(
-                    Event(event.kind, substitute(event.data, known), event.barrier), viewer
-                )
+                told = Event(event.kind, substitute(event.data, known), event.barrier)
+                line = self.engine.describe(told, viewer)
                 if line is not None:
                     lines.append(line)
         return lines

@@ -52,14 +52,21 @@ class Replay:
         return [line for line in lines if line is not None]
 
 
-def replay(game: PeerGame, decks: list[list[str]]) -> Replay:
-    """The whole game through the normal engine, its shuffles yielding ``decks``."""
+def replay(game: PeerGame, decks: list[list[str]], secrets: Mapping[str, bytes]) -> Replay:
+    """The whole game through the normal engine, its shuffles yielding ``decks``. A seat
+    that re-randomised its hand moved its cards among its placeholders: each is followed
+    by decrypting the new ciphertexts with that seat's secret."""
     engine = game.engine
     rng = RevealedRng(decks)
     known = faces(decks)
     out = Replay()
     state: Any = None
     for step, _ in game.history:
+        if step.mixed is not None:
+            seat, cards, cipher = step.mixed
+            for card, (a, b) in zip(cards, cipher, strict=True):
+                deck, _ = game.locate(card)
+                known[card] = deck.points.card(group.sub(b, group.mul(secrets[seat], a)))
         if step.seat is None:
             state, events = engine.setup(game.options, game.seats, as_rng(rng))
         else:

@@ -13,7 +13,6 @@ from typing import Any
 from arbiter.core.engine import Action
 from arbiter.core.hidden import private_state
 from arbiter.core.peer import dleq, fresh, group, oneof, schnorr, shuffle
-from arbiter.core.peer.elgamal import open_with
 from arbiter.peer import wire
 from arbiter.peer.protocol import DECISION, KEY, SHARES, SHUFFLE, PeerGame
 
@@ -29,18 +28,22 @@ class PeerSeat:
         self.secret: bytes | None = None
         self.own: dict[str, str] = {}
         """The cards opened to this seat alone: placeholder → card."""
+        self.lines: list[str] = []
+        self.narrated = 0
+        """Its log so far, and how many steps it covers: a step is narrated with what the
+        seat knew then, before it next re-randomises its hand."""
+        self.arrived: dict[str, int] = {}
+        """When each card of its hand arrived (the round), or -1 once re-randomised."""
 
     # -- what it knows ---------------------------------------------------------------
     def learn(self) -> None:
         """Open every card the others' shares have opened to this seat."""
-        assert self.secret is not None or not self.game.told[self.seat]
         for card in sorted(self.game.told[self.seat] - set(self.own)):
-            deck, slot = self.game.locate(card)
-            others = [d for s, d in self.game.shares[card].items() if s != self.seat]
-            a, _ = deck.slot(slot)
             assert self.secret is not None
-            mine = group.mul(self.secret, a)
-            self.own[card] = deck.points.card(open_with(deck.slot(slot), [*others, mine]))
+            deck, _ = self.game.locate(card)
+            a, b = self.game.held[card][1]
+            self.own[card] = deck.points.card(group.sub(b, group.mul(self.secret, a)))
+            self.arrived[card] = self.game.round
 
     def known(self) -> dict[str, str]:
         self.learn()
@@ -53,7 +56,12 @@ class PeerSeat:
         return self.game.engine.view(self.private(), self.seat)
 
     def log(self) -> list[str]:
-        return self.game.narrate(self.known(), self.seat)
+        self._catch_up()
+        return list(self.lines)
+
+    def _catch_up(self) -> None:
+        self.lines += self.game.narrate(self.known(), self.seat, self.narrated)
+        self.narrated = len(self.game.history)
 
     # -- what it sends ---------------------------------------------------------------
     def compose(self, choose: Choose) -> dict[str, Any]:
@@ -83,36 +91,74 @@ class PeerSeat:
             message.update(self._decide(choose))
         return message
 
-    def _share(self, card: str) -> dict[str, str]:
+    def _share(self, card: str, held: dict[str, Any] | None = None) -> dict[str, str]:
         assert self.secret is not None
-        share, proof = dleq.share(
-            self.secret, self.game.cipher(card)[0], self.game.context(self.seat)
-        )
+        a = (held or {}).get(card, self.game.cipher(card))[0]
+        share, proof = dleq.share(self.secret, a, self.game.context(self.seat))
         return {"card": card, "share": wire.hexed(share), "proof": wire.hexed(proof)}
 
     def _decide(self, choose: Choose) -> dict[str, Any]:
         engine = self.game.engine
         state = self.private()
         action = choose(state, self.seat, engine.legal_actions(state, self.seat))
-        disclosure = engine.disclose(self.game.state, self.seat, action, self.known())
-        out: dict[str, Any] = {"decision": disclosure.public}
+        disclosure = engine.disclose(
+            self.game.state, self.seat, action, self.known(), self._order()
+        )
+        out: dict[str, Any] = {}
+        held: dict[str, Any] = {}
+        if disclosure.shown or disclosure.kept:
+            mixed = self._mix()
+            if mixed is not None:
+                out["rerandomise"], held = mixed
+                disclosure = engine.disclose(
+                    self.game.state, self.seat, action, self.known(), self._order()
+                )
+        out["decision"] = disclosure.public
         if disclosure.shown:
-            out["openings"] = [self._share(card) for card in disclosure.shown]
+            out["openings"] = [self._share(card, held) for card in disclosure.shown]
         if disclosure.kept:
             opened = {**self.game.opened, **{c: self.own[c] for c in disclosure.shown}}
             shared = private_state(engine, self.game.state, opened)
             wanted = engine.claims(shared, self.seat, disclosure.public)
-            out["claims"] = [self._claim(card, wanted[card]) for card in disclosure.kept]
+            out["claims"] = [self._claim(card, wanted[card], held) for card in disclosure.kept]
         return out
 
-    def _claim(self, card: str, faces: list[str]) -> dict[str, str]:
+    def _order(self) -> list[str]:
+        """A fresh random order of its hidden cards: which of two copies it gives up then
+        tells the others nothing (``Holdings``)."""
+        keys = {card: self.draw() for card in sorted(self.own)}
+        return sorted(keys, key=keys.__getitem__)
+
+    def _mix(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """Re-randomise its hand when cards arrived in it at different times since the
+        last time (docs/peer.md §3.5): every card re-encrypted under its own key and
+        permuted, with a proof, so the card it opens next cannot be told from when it
+        arrived. Returns the message field and the new ciphertexts."""
+        zone = self.game.zone(self.seat)
+        if len(zone) < 2 or len({self.arrived.get(c, -1) for c in zone}) < 2:
+            return None
+        self._catch_up()
+        before = [self.game.held[c][1] for c in zone]
+        key = self.game.keys[self.seat]
+        out, proof, psi = shuffle.permute(before, key, self.game.context(self.seat), self.draw)
+        faces = [self.own[zone[psi[i]]] for i in range(len(zone))]
+        for card, face in zip(zone, faces, strict=True):
+            self.own[card] = face
+            self.arrived[card] = -1
+        field = {
+            "cards": zone,
+            "cipher": [[wire.hexed(a), wire.hexed(b)] for a, b in out],
+            "proof": wire.hexed(proof.to_bytes()),
+        }
+        return field, dict(zip(zone, out, strict=True))
+
+    def _claim(self, card: str, faces: list[str], held: dict[str, Any]) -> dict[str, str]:
         """The one-of proof that ``card`` (held hidden) is one of ``faces``."""
         assert self.secret is not None
-        deck, slot = self.game.locate(card)
-        others = {s: d for s, d in self.game.shares[card].items() if s != self.seat}
-        held = deck.without(slot, others)
+        deck, _ = self.game.locate(card)
+        cipher = held.get(card, self.game.held[card][1])
         options = deck.points.options(self.game.engine.info.name, faces)
-        proof = oneof.prove(held, self.secret, options, self.game.context(self.seat), self.draw)
+        proof = oneof.prove(cipher, self.secret, options, self.game.context(self.seat), self.draw)
         return {"card": card, "proof": wire.hexed(proof)}
 
     def reveal(self) -> bytes:

@@ -20,8 +20,9 @@ def test_a_peer_game_is_the_referee_game_its_decks_decrypt_to(
 ) -> None:
     table = play(new_table(name, seats, seed), seed)
     game = table.game
-    decks = reveal.orders(game, {s: p.reveal() for s, p in table.players.items()})
-    referee = reveal.replay(game, decks)
+    secrets = {s: p.reveal() for s, p in table.players.items()}
+    decks = reveal.orders(game, secrets)
+    referee = reveal.replay(game, decks, secrets)
     assert referee.views[-1][None]["result"] is not None, "the game ran to its end"
     assert len(table.views) == len(referee.views) == len(game.history)
     for step, (mine, theirs) in enumerate(zip(table.views, referee.views, strict=True)):
@@ -35,3 +36,18 @@ def test_a_peer_game_is_the_referee_game_its_decks_decrypt_to(
         other.receive(message)
     assert other.over and other.opened == game.opened and other.round == game.round
     assert other.narrate(other.opened, None) == game.narrate(game.opened, None)
+
+
+def test_a_hand_that_drew_is_rerandomised_before_it_opens_a_card() -> None:
+    """docs/peer.md §3.5: a seat whose hand received a card after the deal (the draw
+    power) re-randomises the whole hand before it next opens or claims one, so the card it
+    shows cannot be told from when it arrived; the referee replay follows the move."""
+    table = play(new_table("momiji", 3, 4), 4)
+    game = table.game
+    mixes = [step for step, _ in game.history if step.mixed is not None]
+    assert mixes, "no hand was re-randomised"
+    seat, cards, cipher = mixes[0].mixed
+    assert seat == mixes[0].seat and len(cards) == len(cipher) >= 2
+    secrets = {s: p.reveal() for s, p in table.players.items()}
+    referee = reveal.replay(game, reveal.orders(game, secrets), secrets)
+    assert table.views == referee.views

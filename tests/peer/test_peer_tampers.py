@@ -146,3 +146,31 @@ def test_decisions_open_only_held_cards_and_claims_must_hold() -> None:
     del backwards["claims"]
     refused(table, backwards, "may stay hidden")
     table.game.receive(message)
+
+
+def test_a_rerandomisation_must_shuffle_the_whole_hand() -> None:
+    table = new_table("momiji", 3, 4)
+    message: dict[str, Any] = {}
+    for _ in range(5000):
+        play(table, 4, until=stop_at(DECISION))
+        seat = next(s for s in table.players if table.game.owed(s) is not None)
+        message = table.players[seat].compose(chooser(4))
+        if "rerandomise" in message:
+            break
+        table.game.receive(message)
+    assert "rerandomise" in message, "no hand was re-randomised"
+    mixed = message["rerandomise"]
+    fake = elgamal.encrypt(
+        point("momiji", "maple-3", 0), table.game.keys[message["seat"]], group.from_int(9)
+    )
+    swapped = copy.deepcopy(message)
+    swapped["rerandomise"]["cipher"][0] = [wire.hexed(fake[0]), wire.hexed(fake[1])]
+    refused(table, swapped, "shuffle")
+    partial = copy.deepcopy(message)
+    partial["rerandomise"]["cards"] = mixed["cards"][1:]
+    refused(table, partial, "whole hand")
+    table.game.receive(message)
+    new = [
+        [wire.hexed(a), wire.hexed(b)] for a, b in (table.game.held[c][1] for c in mixed["cards"])
+    ]
+    assert new == mixed["cipher"]

@@ -9,7 +9,7 @@ once and nobody may see it (MOM-R21), so it stays a placeholder with a proof tha
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arbiter.core.hidden import Disclosure, Holdings, is_hidden
@@ -22,9 +22,15 @@ HAND_FIELDS = {"play": "cards", "discard": "cards", "hand-limit": "card"}
 """Where a decision names cards from the hand, by kind (powers: ``powers.HAND_FIELDS``)."""
 
 
-def disclose(shared: State, seat: str, action: Action, known: Mapping[str, str]) -> Disclosure:
+def disclose(
+    shared: State,
+    seat: str,
+    action: Action,
+    known: Mapping[str, str],
+    order: Sequence[str] | None = None,
+) -> Disclosure:
     public = dict(action)
-    hand = Holdings(shared.players[seat].hand, known)
+    hand = Holdings(shared.players[seat].hand, known, order)
     shown: list[str] = []
     kept: list[str] = []
     kind = action.get("kind")

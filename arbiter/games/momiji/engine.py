@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -123,11 +123,16 @@ class MomijiEngine(Engine):
 
     # -- peer play (docs/peer.md §3.5) -------------------------------------------------
     def disclose(
-        self, shared: State, seat: str, action: Action, known: Mapping[str, str]
+        self,
+        shared: State,
+        seat: str,
+        action: Action,
+        known: Mapping[str, str],
+        order: Sequence[str] | None = None,
     ) -> Disclosure:
         """Hand cards are shown with the decision, but a card buried at once stays hidden
         (MOM-R21)."""
-        return disclose.disclose(shared, seat, action, known)
+        return disclose.disclose(shared, seat, action, known, order)
 
     def claims(self, state: State, seat: str, action: Action) -> dict[str, list[str]]:
         return rules.claims(state, seat, action)
