@@ -1252,3 +1252,72 @@ SCHEMA_MODELS: dict[str, type[BaseModel]] = {
     "ratings": RatingsFile,
     "tournament-export": TournamentExportFile,
 }
+
+
+# -- peer games (docs/peer.md §5.1) ------------------------------------------------------------
+Placeholder = Annotated[str, WithJsonSchema(_chars("[?][a-z][a-z0-9]*[.][0-9]", "a-z0-9?.", 16))]
+"""A card of a peer game's encrypted deck, ``?<deck>.<slot>``."""
+DeckId = Annotated[str, WithJsonSchema(_chars("d[0-9]", "d0-9", 5))]
+Bytes = Annotated[str, WithJsonSchema(_chars("[0-9a-f]", "0-9a-f", 2_000_000))]
+"""Bytes as lowercase hex (a proof: its length is the proof's own, checked by the protocol)."""
+Pair = Annotated[list[Hex32], Field(min_length=2, max_length=2)]
+"""An ElGamal ciphertext (A, B): two points, hex."""
+
+
+class PeerShare(Strict):
+    """A decryption share of one card, with its Chaum–Pedersen proof."""
+
+    card: Placeholder
+    share: Hex32
+    proof: Annotated[str, WithJsonSchema(_exact("[0-9a-f]{128}", 128))]
+
+
+class PeerShuffle(Strict):
+    """One deck re-encrypted and permuted, with its Terelius–Wikström proof."""
+
+    deck: DeckId
+    cards: list[Pair] = Field(min_length=1, max_length=1024)
+    proof: Bytes
+
+
+class PeerClaim(Strict):
+    """A card kept hidden, with its one-of proof (the faces the engine's claims list)."""
+
+    card: Placeholder
+    proof: Bytes
+
+
+class PeerRerandomise(Strict):
+    """The sender's whole hand held hidden, re-encrypted under its own key and permuted."""
+
+    cards: list[Placeholder] = Field(min_length=2, max_length=256)
+    cipher: list[Pair] = Field(min_length=2, max_length=256)
+    proof: Bytes
+
+
+class PeerMove(Strict):
+    """One message of a peer game: what its seat owes in round `round`. Its key and the
+    proof of knowledge (the first round); its shuffles; its shares; or its decision with
+    the openings, claims and re-randomisation that go with it."""
+
+    format: Literal["arbiter.peer-move/1"]
+    game: GameId
+    seat: SeatId
+    round: int = Field(ge=0)
+    """The round this message answers (every message of a round is made against one head)."""
+    key: Hex32 | None = None
+    """The seat's per-game public key (the keys round)."""
+    proof: Annotated[str, WithJsonSchema(_exact("[0-9a-f]{128}", 128))] | None = None
+    """The Schnorr proof that the seat knows the key's secret."""
+    shuffles: list[PeerShuffle] | None = Field(default=None, max_length=64)
+    shares: list[PeerShare] | None = Field(default=None, max_length=4096)
+    decision: Decision | None = None
+    """The public decision: the engine's action with each card kept hidden named by its
+    placeholder (docs/peer.md §3.5)."""
+    openings: list[PeerShare] | None = Field(default=None, max_length=256)
+    """The sender's shares of the hidden cards its decision shows."""
+    claims: list[PeerClaim] | None = Field(default=None, max_length=256)
+    rerandomise: PeerRerandomise | None = None
+
+
+SCHEMA_MODELS["peer-move"] = PeerMove

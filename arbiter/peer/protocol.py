@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from arbiter.core import schemas
 from arbiter.core.engine import Engine, Event
 from arbiter.core.errors import ArbiterError, Tampered
 from arbiter.core.hidden import (
@@ -279,9 +280,15 @@ class PeerGame:
     def receive(self, message: dict[str, Any]) -> None:
         """Check ``message`` whole against the round in progress and take it; refuse it
         (``Tampered``, the game unchanged) with a reason naming it."""
+        if not isinstance(message, dict):
+            raise Tampered("a peer message is a JSON object")
         seat = message.get("seat")
-        if message.get("type") != wire.TYPE or message.get("game") != self.game:
+        if message.get("format") != wire.FORMAT or message.get("game") != self.game:
             raise wire.refuse(message, f"not a message of peer game {self.game}")
+        try:
+            schemas.validate("peer-move", message, "its fields")
+        except ArbiterError as error:
+            raise wire.refuse(message, str(error)) from None
         if message.get("round") != self.round:
             raise wire.refuse(
                 message,

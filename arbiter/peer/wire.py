@@ -1,5 +1,6 @@
-"""The fields of a peer message (docs/peer.md §5.1): bytes as lowercase hex, a message's
-head (type, game, seat, round), and the one-line refusal that names a message."""
+"""The fields of a peer message (docs/peer.md §5.1, ``schemas/peer-move.schema.json``):
+bytes as lowercase hex, a message's head (format, game, seat, round), and the one-line
+refusal that names a message."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 from arbiter.core.errors import Tampered
 
-TYPE = "arbiter.peer-move/1"
+FORMAT = "arbiter.peer-move/1"
 
 
 def hexed(data: bytes) -> str:
@@ -25,7 +26,7 @@ def unhex(value: Any, what: str) -> bytes:
 
 
 def head(game: str, seat: str, round_: int) -> dict[str, Any]:
-    return {"type": TYPE, "game": game, "seat": seat, "round": round_}
+    return {"format": FORMAT, "game": game, "seat": seat, "round": round_}
 
 
 def refuse(message: dict[str, Any], reason: str) -> Tampered:

@@ -167,8 +167,11 @@ def test_a_rerandomisation_must_shuffle_the_whole_hand() -> None:
     swapped["rerandomise"]["cipher"][0] = [wire.hexed(fake[0]), wire.hexed(fake[1])]
     refused(table, swapped, "shuffle")
     partial = copy.deepcopy(message)
-    partial["rerandomise"]["cards"] = mixed["cards"][1:]
+    partial["rerandomise"]["cards"][0] = "?d0.999"
     refused(table, partial, "whole hand")
+    short = copy.deepcopy(message)
+    short["rerandomise"]["cards"] = mixed["cards"][:1]
+    refused(table, short, "at least 2")
     table.game.receive(message)
     new = [
         [wire.hexed(a), wire.hexed(b)] for a, b in (table.game.held[c][1] for c in mixed["cards"])
