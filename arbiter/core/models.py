@@ -1311,6 +1311,7 @@ class PeerMove(Strict):
     """The Schnorr proof that the seat knows the key's secret."""
     shuffles: list[PeerShuffle] | None = Field(default=None, max_length=64)
     shares: list[PeerShare] | None = Field(default=None, max_length=4096)
+    """The shares it owes: alone, or riding on its decision when it decides next."""
     decision: Decision | None = None
     """The public decision: the engine's action with each card kept hidden named by its
     placeholder (docs/peer.md §3.5)."""
@@ -1318,6 +1319,9 @@ class PeerMove(Strict):
     """The sender's shares of the hidden cards its decision shows."""
     claims: list[PeerClaim] | None = Field(default=None, max_length=256)
     rerandomise: PeerRerandomise | None = None
+    ahead: list[PeerShare] | None = Field(default=None, max_length=4096)
+    """The sender's shares of the cards its decision lays open (a refill, a draw), sent
+    with it so that only the other seats' remain to come."""
 
 
 SCHEMA_MODELS["peer-move"] = PeerMove

@@ -23,7 +23,7 @@ wrong card, a decision the rules refuse is refused with a one-line reason naming
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,6 +121,10 @@ class PeerGame:
         """The round in progress: what each of its seats owes."""
         self.answered: dict[str, dict[str, Any]] = {}
         self.stats = Stats()
+        self.settled = 0
+        """How many committed steps have every opening they asked for in."""
+        self.on_settle: Callable[[], None] | None = None
+        """Called each time a step's openings are all in (tests and desks read views then)."""
         self._next_round()
 
     # -- what the game waits for -----------------------------------------------------
@@ -192,9 +196,30 @@ class PeerGame:
                 return owed
             owed = self._needs()
             if owed:
-                return owed
+                return self._ride(owed)
+            self._settle()
             prompt = self.engine.prompt(self.state)
             return [] if prompt is None else [Owed(prompt.seat, DECISION)]
+
+    def _settle(self) -> None:
+        if self.settled < len(self.history):
+            self.settled = len(self.history)
+            if self.on_settle is not None:
+                self.on_settle()
+
+    def _ride(self, owed: list[Owed]) -> list[Owed]:
+        """Shares owed by the seat that decides next alone ride on its decision (docs/peer.md
+        §5.2): it opens those cards for itself with its own share, decides, and sends the
+        share with the decision, so nobody waits a round for it."""
+        if len(owed) != 1:
+            return owed
+        try:
+            prompt = self.engine.prompt(self.state)
+        except Hidden:
+            return owed
+        if prompt is None or prompt.seat != owed[0].seat:
+            return owed
+        return [Owed(prompt.seat, DECISION, cards=owed[0].cards)]
 
     def _attempt(self, step: Step) -> list[Owed] | None:
         """Apply the step in progress. Return what it waits for, or None once committed."""
@@ -348,15 +373,28 @@ class PeerGame:
             )
 
     def _check_decision(self, owed: Owed, message: dict[str, Any]) -> None:
-        self._decision(owed.seat, message, check_only=True)
+        self._decision(owed, message, check_only=True)
 
-    def _decision(self, seat: str, message: dict[str, Any], check_only: bool) -> None:
-        """Openings first, then the claims and the decision against the state they make."""
+    def _decision(self, owed: Owed, message: dict[str, Any], check_only: bool) -> None:
+        """The shares riding on it first, then the re-randomisation, the openings, and the
+        claims and the decision against the state they make."""
+        seat = owed.seat
         action = message.get("decision")
         if not isinstance(action, dict):
             raise Tampered("it carries no decision")
-        opened = dict(self.opened)
         context = self.context(seat)
+        riding = _shares(message.get("shares"))
+        if sorted(riding, key=_slot_order) != list(owed.cards):
+            raise Tampered(f"it shares {len(riding)} card(s), not the {len(owed.cards)} owed")
+        opened = dict(self.opened)
+        public = placeholders(self.engine.view(self.state, None))
+        for card, (share, proof) in riding.items():
+            if seat not in self.owners(card):
+                raise Tampered(f"{card} is held by another seat")
+            dleq.verify(self.keys[seat], self.cipher(card)[0], share, proof, context)
+            have = {**self.shares.get(card, {}), seat: share}
+            if card in public and all(s in have for s in self.owners(card)):
+                opened[card] = self._open(card, have)
         held = dict(self.held)
         mixed = self._mixed(seat, message.get("rerandomise"), context)
         if mixed is not None:
@@ -382,11 +420,50 @@ class PeerGame:
             options = deck.points.options(self.engine.info.name, wanted[card])
             oneof.verify(held[card][1], self.keys[seat], options, proof, context)
         self.engine.check(state, seat, action)
+        ahead = _shares(message.get("ahead"))
+        if ahead:
+            allowed = self.ahead(seat, action, state, opened)
+            for card, (share, proof) in ahead.items():
+                if card not in allowed:
+                    raise Tampered(
+                        f"{card} is no card its decision lays open: no share of it ahead"
+                    )
+                dleq.verify(self.keys[seat], self.cipher(card)[0], share, proof, context)
         if not check_only:
+            for card, (share, _) in ahead.items():
+                self.shares.setdefault(card, {})[seat] = share
+            for card, (share, _) in riding.items():
+                self.shares.setdefault(card, {})[seat] = share
+            if riding:
+                # The step before this decision is now open to everyone it must be.
+                self.opened.update({c: f for c, f in opened.items() if c in riding})
+                self.state = private_state(self.engine, self.state, self.opened)
+                assert not self._needs(), "the shares riding on a decision are all it owed"
+                self._settle()
             self.held = held
             self.opened = opened
             self.state = state
             self.step = Step(seat, dict(action), mixed)
+
+    def ahead(self, seat: str, action: Action, state: Any, opened: Mapping[str, str]) -> set[str]:
+        """The cards a decision lays open that its own seat may share at once (docs/peer.md
+        §5.2): every card the views ask to open after it, to everyone or to another seat,
+        of a deck already shuffled. Empty when the decision makes a deck or reads a hidden
+        face (its openings then wait for the step)."""
+        trial = self.engine.copy(state)
+        rng = PeerRng(opened, self.made)
+        try:
+            self.engine.apply(trial, seat, action, as_rng(rng))
+        except Hidden:
+            return set()
+        if rng.decks:
+            return set()
+        public = placeholders(self.engine.view(trial, None)) - set(opened)
+        out = set(public)
+        for other in self.seats:
+            if other != seat:
+                out |= placeholders(self.engine.view(trial, other)) - set(opened) - self.told[other]
+        return {card for card in out if seat in self.owners(card) and card not in self.held}
 
     def _mixed(
         self, seat: str, value: Any, context: Context
@@ -429,7 +506,7 @@ class PeerGame:
             self.stats.decisions += 1
             for card, (share, _) in _shares(message.get("openings")).items():
                 self.shares.setdefault(card, {})[owed.seat] = share
-            self._decision(owed.seat, message, check_only=False)
+            self._decision(owed, message, check_only=False)
 
     # -- reading -------------------------------------------------------------------------
     def narrate(self, known: Mapping[str, str], viewer: str | None, start: int = 0) -> list[str]:

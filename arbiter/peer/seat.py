@@ -11,10 +11,11 @@ from collections.abc import Callable
 from typing import Any
 
 from arbiter.core.engine import Action
-from arbiter.core.hidden import private_state
+from arbiter.core.hidden import placeholders, private_state
 from arbiter.core.peer import dleq, fresh, group, oneof, schnorr, shuffle
+from arbiter.core.peer.elgamal import open_with
 from arbiter.peer import wire
-from arbiter.peer.protocol import DECISION, KEY, SHARES, SHUFFLE, PeerGame
+from arbiter.peer.protocol import DECISION, KEY, SHARES, SHUFFLE, PeerGame, _slot_order
 
 Choose = Callable[[Any, str, list[Action]], Action]
 """A decision maker: (its private state, its seat, the legal decisions) → one of them."""
@@ -88,7 +89,7 @@ class PeerSeat:
             message["shares"] = [self._share(card) for card in owed.cards]
         else:
             assert owed.kind == DECISION
-            message.update(self._decide(choose))
+            message.update(self._decide(choose, owed.cards))
         return message
 
     def _share(self, card: str, held: dict[str, Any] | None = None) -> dict[str, str]:
@@ -97,30 +98,54 @@ class PeerSeat:
         share, proof = dleq.share(self.secret, a, self.game.context(self.seat))
         return {"card": card, "share": wire.hexed(share), "proof": wire.hexed(proof)}
 
-    def _decide(self, choose: Choose) -> dict[str, Any]:
+    def _riding(self, cards: tuple[str, ...]) -> dict[str, str]:
+        """The public cards its own shares of ``cards`` open, the others' being in."""
+        assert self.secret is not None
+        public = placeholders(self.game.engine.view(self.game.state, None))
+        out = {}
+        for card in cards:
+            have = self.game.shares.get(card, {})
+            others = [s for s in self.game.owners(card) if s != self.seat]
+            if card in public and all(s in have for s in others):
+                a, b = self.game.cipher(card)
+                deck, _ = self.game.locate(card)
+                mine = group.mul(self.secret, a)
+                out[card] = deck.points.card(open_with((a, b), [*(have[s] for s in others), mine]))
+        return out
+
+    def _decide(self, choose: Choose, riding: tuple[str, ...] = ()) -> dict[str, Any]:
+        """Its decision, with the shares riding on it (docs/peer.md §5.2), the openings of
+        the hidden cards it shows and the claims of those it keeps (§3.5)."""
         engine = self.game.engine
-        state = self.private()
+        shown = self._riding(riding)
+        shared = private_state(engine, self.game.state, {**self.game.opened, **shown})
+        state = private_state(engine, self.game.state, {**shown, **self.known()})
         action = choose(state, self.seat, engine.legal_actions(state, self.seat))
-        disclosure = engine.disclose(
-            self.game.state, self.seat, action, self.known(), self._order()
-        )
         out: dict[str, Any] = {}
+        if riding:
+            out["shares"] = [self._share(card) for card in riding]
+        disclosure = engine.disclose(shared, self.seat, action, self.known(), self._order())
         held: dict[str, Any] = {}
         if disclosure.shown or disclosure.kept:
             mixed = self._mix()
             if mixed is not None:
                 out["rerandomise"], held = mixed
-                disclosure = engine.disclose(
-                    self.game.state, self.seat, action, self.known(), self._order()
-                )
+                disclosure = engine.disclose(shared, self.seat, action, self.known(), self._order())
         out["decision"] = disclosure.public
         if disclosure.shown:
             out["openings"] = [self._share(card, held) for card in disclosure.shown]
         if disclosure.kept:
-            opened = {**self.game.opened, **{c: self.own[c] for c in disclosure.shown}}
-            shared = private_state(engine, self.game.state, opened)
-            wanted = engine.claims(shared, self.seat, disclosure.public)
+            opened = {**self.game.opened, **shown, **{c: self.own[c] for c in disclosure.shown}}
+            wanted = engine.claims(
+                private_state(engine, self.game.state, opened), self.seat, disclosure.public
+            )
             out["claims"] = [self._claim(card, wanted[card], held) for card in disclosure.kept]
+        # Its own shares of the cards its decision lays open travel with it (§5.2).
+        opened = {**self.game.opened, **shown, **{c: self.own[c] for c in disclosure.shown}}
+        after = private_state(engine, self.game.state, opened)
+        ahead = self.game.ahead(self.seat, disclosure.public, after, opened)
+        if ahead:
+            out["ahead"] = [self._share(card) for card in sorted(ahead, key=_slot_order)]
         return out
 
     def _order(self) -> list[str]:

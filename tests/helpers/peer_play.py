@@ -11,7 +11,7 @@ from typing import Any
 from arbiter.core import registry
 from arbiter.core.peer import group
 from arbiter.core.rng import Rng
-from arbiter.peer.protocol import DECISION, PeerGame
+from arbiter.peer.protocol import PeerGame
 from arbiter.peer.seat import PeerSeat
 
 GAME = "peer-test"
@@ -40,6 +40,7 @@ class Table:
     """After each committed step, once its openings are in: every reader's view."""
 
     def snapshot(self) -> None:
+        """Every reader's view, once a step's openings are all in (``PeerGame.on_settle``)."""
         if len(self.views) < len(self.game.history):
             assert len(self.views) == len(self.game.history) - 1
             views: dict[str | None, Any] = {None: self.game.engine.view(self.game.state, None)}
@@ -54,7 +55,9 @@ def new_table(
     names = [f"s{i}" for i in range(seats)]
     game = PeerGame(engine, engine.parse_options(options or {}), names, game_id, MANIFEST)
     players = {s: PeerSeat(game, s, seeded(bytes([seed, i]))) for i, s in enumerate(names)}
-    return Table(game, players)
+    table = Table(game, players)
+    game.on_settle = table.snapshot
+    return table
 
 
 def chooser(seed: int) -> Callable[[Any, str, list[Any]], Any]:
@@ -78,9 +81,6 @@ def play(
     ``until(table, seat)``: stop before ``seat`` composes a message once it says so."""
     choose = choose or chooser(seed)
     for _ in range(limit):
-        # A step's openings are all in once the game waits for a decision or is over.
-        if table.game.over or any(o.kind == DECISION for o in table.game.waiting.values()):
-            table.snapshot()
         if table.game.over:
             return table
         seat = next(s for s in table.players if table.game.owed(s) is not None)
