@@ -213,3 +213,44 @@ def peer_run(
             table.event_for,
         )
     return out, table
+
+
+class _Recording:
+    """A generator that keeps each shuffle's result (the truth of a deck a step makes)."""
+
+    def __init__(self, rng: Rng, orders: list[list[str]]):
+        self.rng = rng
+        self.orders = orders
+
+    def shuffle(self, items: MutableSequence[Any]) -> None:
+        self.rng.shuffle(items)
+        self.orders.append(list(items))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rng, name)
+
+
+def shadow_step(scenario: Any, state: Any, seat: str, action: dict[str, Any]) -> list[Any]:
+    """Apply a decision as the referee does, and on a peer table made from the state
+    before it; assert every reader's view and log after it are the same on both."""
+    engine = scenario.engine
+    shared, slots, holders = scenario.conceal(state)
+    made: list[list[str]] = []
+    events = engine.apply(state, seat, action, _Recording(scenario.rng(), made))
+    engine.invariants(state)
+    table = PeerTable(engine, [slots, *made], decks=1, state=shared)
+    table.own = {s: {p: table.face(p) for p in held} for s, held in holders.items()}
+    public = table.decide(seat, action)
+    engine.check(table.state, seat, public)
+    peer = table.attempt(lambda before, rng: (before, engine.apply(before, seat, public, rng)))
+    seats = list(holders)
+    table.settle(seats)
+    for reader in [None, *seats]:
+        mine = engine.view(table.private(reader), reader)
+        assert mine == engine.view(state, reader), f"{reader}'s view differs on a peer table"
+    told = [engine.describe(table.event_for(e, None), None) for e in peer]
+    assert told == [engine.describe(e, None) for e in events], "the public log differs"
+    for reader in seats:
+        mine = [engine.describe(table.event_for(e, reader), reader) for e in peer]
+        assert mine == [engine.describe(e, reader) for e in events], f"{reader}'s log differs"
+    return events

@@ -16,12 +16,25 @@ from arbiter.core.rng import Rng
 
 
 class Scenario:
-    """Check, apply and narrate decisions on states built by hand (no shuffle)."""
+    """Check, apply and narrate decisions on states built by hand (no shuffle).
 
-    def __init__(self, engine: Engine, label: bytes):
+    With ``peer`` set (the rules cases' ``mode`` parameter), every decision is also played
+    on a peer table (docs/peer.md §3): the state before it, its hidden cards turned into
+    placeholders (``conceal``, each game's), the decision disclosed, checked and applied
+    there, the cards its views ask for opened; after it every reader's view and log must
+    be the referee's."""
+
+    def __init__(self, engine: Engine, label: bytes, peer: bool = False):
         self.engine = engine
         self.label = label
         self.entry = 0
+        self.peer = peer
+        self.peer_steps = 0
+
+    def conceal(self, state: Any) -> tuple[Any, list[str], dict[str, set[str]]]:
+        """A peer game's shared state for ``state``: each card not everyone knows made a
+        placeholder ``?d0.<k>``; the cards behind them in slot order; who holds which."""
+        raise NotImplementedError(f"{self.engine.info.name} has no peer scenario")
 
     def rng(self) -> Rng:
         """Return a fresh stream for the next decision, as a new chain entry would get."""
@@ -31,8 +44,14 @@ class Scenario:
     def step(self, state: Any, seat: str, action: dict[str, Any]) -> list[Event]:
         """Check then apply one decision, as the referee does; keep the invariants."""
         self.engine.check(state, seat, action)
-        events = self.engine.apply(state, seat, action, self.rng())
-        self.engine.invariants(state)
+        if not self.peer:
+            events = self.engine.apply(state, seat, action, self.rng())
+            self.engine.invariants(state)
+            return events
+        from helpers.peer_harness import shadow_step
+
+        events = shadow_step(self, state, seat, action)
+        self.peer_steps += 1
         return events
 
     def moves(self, state: Any, *moves: tuple[str, dict[str, Any]]) -> list[Event]:

@@ -9,8 +9,9 @@ from helpers.scenario import Scenario as ScenarioBase
 
 from arbiter.core.engine import Event
 from arbiter.core.errors import IllegalAction
+from arbiter.core.hidden import placeholder
 from arbiter.games.momiji import MomijiEngine
-from arbiter.games.momiji.state import Pile, State, Turn
+from arbiter.games.momiji.state import Pile, State, Turn, copy_state
 
 SEATS2 = ["alice", "bob"]
 SEATS3 = ["alice", "bob", "carol"]
@@ -42,9 +43,38 @@ class Scenario(ScenarioBase):
     power = staticmethod(power)
     END, REVEAL = END, REVEAL
 
-    def __init__(self) -> None:
-        super().__init__(MomijiEngine(), b"momiji-rules-cases")
+    def __init__(self, peer: bool = False) -> None:
+        super().__init__(MomijiEngine(), b"momiji-rules-cases", peer)
         self.options = self.engine.parse_options({})
+
+    def conceal(self, state: State) -> tuple[State, list[str], dict[str, set[str]]]:
+        """Hidden in Momiji: the deck, the part of each hand nobody saw arrive, and the
+        cards buried at once (their owner knows them, MOM-R21)."""
+        shared = copy_state(state)
+        slots: list[str] = []
+        holders: dict[str, set[str]] = {seat: set() for seat in state.seats}
+
+        def hide(card: str, holder: str | None) -> str:
+            slot = placeholder("d0", len(slots))
+            slots.append(card)
+            if holder is not None:
+                holders[holder].add(slot)
+            return slot
+
+        shared.deck = [hide(card, None) for card in state.deck]
+        for seat, player in shared.players.items():
+            seen = list(player.known)
+            hand = []
+            for card in player.hand:
+                if card in seen:
+                    seen.remove(card)
+                    hand.append(card)
+                else:
+                    hand.append(hide(card, seat))
+            player.hand = hand
+            for pile in player.piles:
+                pile.cards = [c if up else hide(c, seat) for c, up in zip(pile.cards, pile.shown, strict=True)]
+        return shared, slots, holders
 
     def new_game(self, seats: list[str] | None = None, **options: str) -> tuple[State, list[Event]]:
         """Return a real setup (shuffled by a fixed stream)."""
@@ -120,6 +150,8 @@ class Scenario(ScenarioBase):
         assert action in self.engine.legal_actions(state, seat)
 
 
-@pytest.fixture
-def mj() -> Scenario:
-    return Scenario()
+@pytest.fixture(params=["referee", "peer"])
+def mj(request: pytest.FixtureRequest) -> Scenario:
+    """Every rules case in both modes: as the referee plays it, and on a peer table too
+    (docs/peer.md §3, ``helpers.scenario``)."""
+    return Scenario(peer=request.param == "peer")

@@ -8,6 +8,7 @@ import pytest
 from helpers.scenario import Scenario as ScenarioBase
 
 from arbiter.core.engine import Event
+from arbiter.core.hidden import placeholder
 from arbiter.games.motcoin import MotCoinEngine, flow
 from arbiter.games.motcoin.state import Auction, Holding, State
 
@@ -35,9 +36,15 @@ class Scenario(ScenarioBase):
     remove = staticmethod(remove)
     PASS = PASS
 
-    def __init__(self) -> None:
-        super().__init__(MotCoinEngine(), b"motcoin-rules-cases")
+    def __init__(self, peer: bool = False) -> None:
+        super().__init__(MotCoinEngine(), b"motcoin-rules-cases", peer)
         self.options = self.engine.parse_options({})
+
+    def conceal(self, state: State) -> tuple[State, list[str], dict[str, set[str]]]:
+        """Hidden in Mot Coin: the draw pile's order, and nothing else (MC-R10)."""
+        shared = self.engine.copy(state)
+        shared.draw = [placeholder("d0", k) for k in range(len(state.draw))]
+        return shared, list(state.draw), {seat: set() for seat in state.seats}
 
     def new_game(self, seats: list[str] | None = None) -> tuple[State, list[Event]]:
         """Return a real setup (the draw pile shuffled by a fixed stream)."""
@@ -96,6 +103,9 @@ class Scenario(ScenarioBase):
         return next(h.dice for h in state.players[seat].holdings if h.card == card)
 
 
-@pytest.fixture
-def mc() -> Scenario:
-    return Scenario()
+@pytest.fixture(params=["referee", "peer"])
+def mc(request: pytest.FixtureRequest) -> Scenario:
+    """Every rules case in both modes: as the referee plays it, and on a peer table too
+    (docs/peer.md §3, ``helpers.scenario``)."""
+    return Scenario(peer=request.param == "peer")
+
