@@ -181,17 +181,13 @@ def peer_run(
     """The same game on a peer table: the same decisions, cards opened only when needed."""
     table = PeerTable(engine, run.orders)
     out = RefereeRun()
-    events = table.attempt(lambda _state, rng: engine.setup(options, seats, rng))
-    table.settle(seats)
-    _observe(
-        out,
-        engine,
-        table.state,
-        events,
-        seats,
-        lambda _s, seat: table.private(seat),
-        table.event_for,
-    )
+
+    def observe(events: list[Any]) -> None:
+        table.settle(seats)
+        private = lambda _s, who: table.private(who)  # noqa: E731
+        _observe(out, engine, table.state, events, seats, private, table.event_for)
+
+    observe(table.attempt(lambda _state, rng: engine.setup(options, seats, rng)))
     for seat, action in run.steps:
         public = table.decide(seat, action)
         engine.check(table.state, seat, public)
@@ -201,17 +197,7 @@ def peer_run(
         ) -> tuple[Any, list[Any]]:
             return state, engine.apply(state, seat, action, rng)
 
-        events = table.attempt(step)
-        table.settle(seats)
-        _observe(
-            out,
-            engine,
-            table.state,
-            events,
-            seats,
-            lambda _s, who: table.private(who),
-            table.event_for,
-        )
+        observe(table.attempt(step))
     return out, table
 
 

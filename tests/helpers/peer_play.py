@@ -70,6 +70,20 @@ def chooser(seed: int) -> Callable[[Any, str, list[Any]], Any]:
     return choose
 
 
+def doubles(seed: int) -> Callable[[Any, str, list[Any]], Any]:
+    """A Momiji chooser that plays two cards of one type whenever it can (the first is
+    buried at once and kept hidden, MOM-R21), else chooses at random."""
+    fallback = chooser(seed)
+
+    def choose(state: Any, seat: str, legal: list[Any]) -> Any:
+        cards = state.cards.cards
+        pairs = [a for a in legal if a["kind"] == "play" and len(a["cards"]) == 2
+                 and cards[a["cards"][0]].type == cards[a["cards"][1]].type]  # fmt: skip
+        return pairs[0] if pairs else fallback(state, seat, legal)
+
+    return choose
+
+
 def play(
     table: Table,
     seed: int,

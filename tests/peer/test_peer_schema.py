@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers.peer_play import chooser, new_table, play
+from helpers.peer_play import doubles, new_table, play
 
 from arbiter.core import schemas
 from arbiter.core.errors import SchemaViolation
@@ -21,24 +21,12 @@ SCHEMA = Path(__file__).resolve().parents[2] / "schemas" / "peer-move.schema.jso
 FIELDS = ["key", "shuffles", "shares", "openings", "claims", "rerandomise"]
 
 
-def _doubles(seed: int) -> Any:
-    fallback = chooser(seed)
-
-    def choose(state: Any, seat: str, legal: list[Any]) -> Any:
-        cards = state.cards.cards
-        doubles = [a for a in legal if a["kind"] == "play" and len(a["cards"]) == 2
-                   and cards[a["cards"][0]].type == cards[a["cards"][1]].type]  # fmt: skip
-        return doubles[0] if doubles else fallback(state, seat, legal)
-
-    return choose
-
-
 @pytest.fixture(scope="module")
 def samples() -> dict[str, dict[str, Any]]:
     """The first message carrying each field, from whole 3-seat Momiji games."""
     found: dict[str, dict[str, Any]] = {}
     for seed in range(4, 24):
-        table = play(new_table("momiji", 3, seed), seed, choose=_doubles(seed))
+        table = play(new_table("momiji", 3, seed), seed, choose=doubles(seed))
         for message in table.messages:
             for field in FIELDS:
                 if field in message and field not in found:
@@ -69,7 +57,10 @@ def test_ajv_accepts_each_kind_and_refuses_a_field_too_many(
 ) -> None:
     assert _ajv() is not None, "ajv is not installed: .ci/run installs it with npm"
     for field, message in samples.items():
-        for name, data, accepted in ((field, message, True), (f"{field}-x", {**message, "x": 1}, False)):
+        for name, data, accepted in (
+            (field, message, True),
+            (f"{field}-x", {**message, "x": 1}, False),
+        ):
             path = tmp_path / f"{name}.json"
             path.write_text(json.dumps(data))
             done = subprocess.run(

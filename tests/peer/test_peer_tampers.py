@@ -8,7 +8,7 @@ import copy
 from typing import Any
 
 import pytest
-from helpers.peer_play import Table, chooser, new_table, play
+from helpers.peer_play import Table, chooser, doubles, new_table, play
 
 from arbiter.core.errors import Tampered
 from arbiter.core.peer import elgamal, group, schnorr
@@ -102,22 +102,9 @@ def test_a_share_must_be_the_seat_own_for_the_card_owed() -> None:
     table.game.receive(honest)
 
 
-def _prefer_doubles(seed: int) -> Any:
-    """A chooser that plays two cards of one type whenever it can (a card buried at once)."""
-    fallback = chooser(seed)
-
-    def choose(state: Any, seat: str, legal: list[Any]) -> Any:
-        cards = state.cards.cards
-        doubles = [a for a in legal if a["kind"] == "play" and len(a["cards"]) == 2
-                   and cards[a["cards"][0]].type == cards[a["cards"][1]].type]  # fmt: skip
-        return doubles[0] if doubles else fallback(state, seat, legal)
-
-    return choose
-
-
 def test_decisions_open_only_held_cards_and_claims_must_hold() -> None:
     table = new_table("momiji", 3, 4)
-    choose = _prefer_doubles(4)
+    choose = doubles(4)
     message: dict[str, Any] = {}
     for _ in range(2000):
         play(table, 4, until=stop_at(DECISION), choose=choose)
