@@ -47,6 +47,14 @@ from arbiter.peer.decks import Deck
 
 Action = dict[str, Any]
 KEY, SHUFFLE, SHARES, DECISION = "key", "shuffle", "shares", "decision"
+HEAD = frozenset({"format", "game", "seat", "round"})
+FIELDS = {
+    KEY: frozenset({"key", "proof"}),
+    SHUFFLE: frozenset({"shuffles"}),
+    SHARES: frozenset({"shares"}),
+    DECISION: frozenset({"decision", "shares", "rerandomise", "openings", "claims", "ahead"}),
+}
+"""The fields a message may carry beside its head, by what its seat owes."""
 
 
 @dataclass(frozen=True)
@@ -123,8 +131,14 @@ class PeerGame:
         self.stats = Stats()
         self.settled = 0
         """How many committed steps have every opening they asked for in."""
-        self.on_settle: Callable[[], None] | None = None
+        self.on_settle: list[Callable[[], None]] = []
         """Called each time a step's openings are all in (tests and desks read views then)."""
+        self.before_mix: list[Callable[[str], None]] = []
+        """Called with a seat before its re-randomisation is taken (its log is narrated up
+        to there with what it knew then)."""
+        self.arrived: dict[str, int] = {}
+        """The round each card opened to one seat arrived in its hand (-1 once its holder
+        re-randomised the hand)."""
         self._next_round()
 
     # -- what the game waits for -----------------------------------------------------
@@ -204,8 +218,8 @@ class PeerGame:
     def _settle(self) -> None:
         if self.settled < len(self.history):
             self.settled = len(self.history)
-            if self.on_settle is not None:
-                self.on_settle()
+            for hook in self.on_settle:
+                hook()
 
     def _ride(self, owed: list[Owed]) -> list[Owed]:
         """Shares owed by the seat that decides next alone ride on its decision (docs/peer.md
@@ -290,6 +304,7 @@ class PeerGame:
                         missing[s].add(card)
                 else:
                     self.told[seat].add(card)
+                    self.arrived[card] = self.round
                     deck, slot = self.locate(card)
                     self.held[card] = (
                         seat,
@@ -324,6 +339,9 @@ class PeerGame:
         if seat in self.answered:
             raise wire.refuse(message, "this seat already answered this round")
         owed = self.waiting[seat]
+        stray = sorted(set(message) - HEAD - FIELDS[owed.kind])
+        if stray:
+            raise wire.refuse(message, f"{owed.describe()} carries no {', '.join(stray)}")
         try:
             {KEY: self._check_key, SHUFFLE: self._check_shuffle, SHARES: self._check_shares,
              DECISION: self._check_decision}[owed.kind](owed, message)  # fmt: skip
@@ -440,6 +458,10 @@ class PeerGame:
                 self.state = private_state(self.engine, self.state, self.opened)
                 assert not self._needs(), "the shares riding on a decision are all it owed"
                 self._settle()
+            if mixed is not None:
+                for hook in self.before_mix:
+                    hook(seat)
+                self.arrived.update(dict.fromkeys(mixed[1], -1))
             self.held = held
             self.opened = opened
             self.state = state

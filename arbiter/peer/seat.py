@@ -22,33 +22,45 @@ Choose = Callable[[Any, str, list[Action]], Action]
 
 
 class PeerSeat:
-    def __init__(self, game: PeerGame, seat: str, draw: Callable[[], bytes] = fresh.scalar):
+    """A seat of a peer game. Everything it knows follows from its secret and the game's
+    messages, so a seat that restarts is rebuilt by attaching a new ``PeerSeat`` (with the
+    saved ``secret``) to a ``PeerGame`` and feeding it the messages again."""
+
+    def __init__(
+        self,
+        game: PeerGame,
+        seat: str,
+        draw: Callable[[], bytes] = fresh.scalar,
+        secret: bytes | None = None,
+    ):
         self.game = game
         self.seat = seat
         self.draw = draw
-        self.secret: bytes | None = None
-        self.own: dict[str, str] = {}
-        """The cards opened to this seat alone: placeholder → card."""
+        self.secret = secret
         self.lines: list[str] = []
         self.narrated = 0
         """Its log so far, and how many steps it covers: a step is narrated with what the
         seat knew then, before it next re-randomises its hand."""
-        self.arrived: dict[str, int] = {}
-        """When each card of its hand arrived (the round), or -1 once re-randomised."""
+        game.before_mix.append(self._before_mix)
 
     # -- what it knows ---------------------------------------------------------------
-    def learn(self) -> None:
-        """Open every card the others' shares have opened to this seat."""
-        for card in sorted(self.game.told[self.seat] - set(self.own)):
-            assert self.secret is not None
-            deck, _ = self.game.locate(card)
-            a, b = self.game.held[card][1]
-            self.own[card] = deck.points.card(group.sub(b, group.mul(self.secret, a)))
-            self.arrived[card] = self.game.round
+    def _face(self, card: str, cipher: Any) -> str:
+        assert self.secret is not None
+        deck, _ = self.game.locate(card)
+        a, b = cipher
+        return deck.points.card(group.sub(b, group.mul(self.secret, a)))
 
-    def known(self) -> dict[str, str]:
-        self.learn()
-        return {**self.game.opened, **self.own}
+    def own(self, held: dict[str, Any] | None = None) -> dict[str, str]:
+        """The cards opened to this seat alone (placeholder → card): its held ciphertexts
+        decrypted with its secret (``held``: new ones it is about to send)."""
+        out = {}
+        for card, (holder, cipher) in self.game.held.items():
+            if holder == self.seat and card not in self.game.opened:
+                out[card] = self._face(card, (held or {}).get(card, cipher))
+        return out
+
+    def known(self, held: dict[str, Any] | None = None) -> dict[str, str]:
+        return {**self.game.opened, **self.own(held)}
 
     def private(self) -> Any:
         return private_state(self.game.engine, self.game.state, self.known())
@@ -63,6 +75,10 @@ class PeerSeat:
     def _catch_up(self) -> None:
         self.lines += self.game.narrate(self.known(), self.seat, self.narrated)
         self.narrated = len(self.game.history)
+
+    def _before_mix(self, seat: str) -> None:
+        if seat == self.seat:
+            self._catch_up()
 
     # -- what it sends ---------------------------------------------------------------
     def compose(self, choose: Choose) -> dict[str, Any]:
@@ -124,25 +140,24 @@ class PeerSeat:
         out: dict[str, Any] = {}
         if riding:
             out["shares"] = [self._share(card) for card in riding]
-        disclosure = engine.disclose(shared, self.seat, action, self.known(), self._order())
         held: dict[str, Any] = {}
+        disclosure = engine.disclose(shared, self.seat, action, self.known(), self._order())
         if disclosure.shown or disclosure.kept:
             mixed = self._mix()
             if mixed is not None:
                 out["rerandomise"], held = mixed
-                disclosure = engine.disclose(shared, self.seat, action, self.known(), self._order())
+                known = self.known(held)
+                disclosure = engine.disclose(shared, self.seat, action, known, self._order())
+        mine = self.own(held)
         out["decision"] = disclosure.public
         if disclosure.shown:
             out["openings"] = [self._share(card, held) for card in disclosure.shown]
+        opened = {**self.game.opened, **shown, **{c: mine[c] for c in disclosure.shown}}
+        after = private_state(engine, self.game.state, opened)
         if disclosure.kept:
-            opened = {**self.game.opened, **shown, **{c: self.own[c] for c in disclosure.shown}}
-            wanted = engine.claims(
-                private_state(engine, self.game.state, opened), self.seat, disclosure.public
-            )
+            wanted = engine.claims(after, self.seat, disclosure.public)
             out["claims"] = [self._claim(card, wanted[card], held) for card in disclosure.kept]
         # Its own shares of the cards its decision lays open travel with it (§5.2).
-        opened = {**self.game.opened, **shown, **{c: self.own[c] for c in disclosure.shown}}
-        after = private_state(engine, self.game.state, opened)
         ahead = self.game.ahead(self.seat, disclosure.public, after, opened)
         if ahead:
             out["ahead"] = [self._share(card) for card in sorted(ahead, key=_slot_order)]
@@ -151,25 +166,20 @@ class PeerSeat:
     def _order(self) -> list[str]:
         """A fresh random order of its hidden cards: which of two copies it gives up then
         tells the others nothing (``Holdings``)."""
-        keys = {card: self.draw() for card in sorted(self.own)}
+        keys = {card: self.draw() for card in sorted(self.own())}
         return sorted(keys, key=keys.__getitem__)
 
     def _mix(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
         """Re-randomise its hand when cards arrived in it at different times since the
-        last time (docs/peer.md §3.5): every card re-encrypted under its own key and
+        last time (docs/peer.md §4.3): every card re-encrypted under its own key and
         permuted, with a proof, so the card it opens next cannot be told from when it
         arrived. Returns the message field and the new ciphertexts."""
         zone = self.game.zone(self.seat)
-        if len(zone) < 2 or len({self.arrived.get(c, -1) for c in zone}) < 2:
+        if len(zone) < 2 or len({self.game.arrived.get(c, -1) for c in zone}) < 2:
             return None
-        self._catch_up()
         before = [self.game.held[c][1] for c in zone]
         key = self.game.keys[self.seat]
-        out, proof, psi = shuffle.permute(before, key, self.game.context(self.seat), self.draw)
-        faces = [self.own[zone[psi[i]]] for i in range(len(zone))]
-        for card, face in zip(zone, faces, strict=True):
-            self.own[card] = face
-            self.arrived[card] = -1
+        out, proof = shuffle.shuffle(before, key, self.game.context(self.seat), self.draw)
         field = {
             "cards": zone,
             "cipher": [[wire.hexed(a), wire.hexed(b)] for a, b in out],

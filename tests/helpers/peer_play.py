@@ -56,7 +56,7 @@ def new_table(
     game = PeerGame(engine, engine.parse_options(options or {}), names, game_id, MANIFEST)
     players = {s: PeerSeat(game, s, seeded(bytes([seed, i]))) for i, s in enumerate(names)}
     table = Table(game, players)
-    game.on_settle = table.snapshot
+    game.on_settle.append(table.snapshot)
     return table
 
 

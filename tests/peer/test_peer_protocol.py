@@ -6,10 +6,11 @@ referee's engine gives when the game is replayed from the decks the secrets decr
 from __future__ import annotations
 
 import pytest
-from helpers.peer_play import new_table, play
+from helpers.peer_play import Table, new_table, play
 
 from arbiter.peer import reveal
 from arbiter.peer.protocol import PeerGame
+from arbiter.peer.seat import PeerSeat
 
 GAMES = [("motcoin", 3, 1), ("motcoin", 4, 2), ("momiji", 2, 3), ("momiji", 3, 4), ("momiji", 4, 5)]
 
@@ -51,3 +52,24 @@ def test_a_hand_that_drew_is_rerandomised_before_it_opens_a_card() -> None:
     secrets = {s: p.reveal() for s, p in table.players.items()}
     referee = reveal.replay(game, reveal.orders(game, secrets), secrets)
     assert table.views == referee.views
+
+
+def test_a_seat_restarts_from_its_secret_and_the_messages() -> None:
+    """What a seat knows follows from its secret and the game's messages: a machine that
+    restarts rebuilds it by feeding the messages to a new game, and plays on."""
+    table = play(new_table("momiji", 3, 4), 4, until=lambda t, _s: len(t.game.history) > 70)
+    assert any(step.mixed for step, _ in table.game.history), "cut after a re-randomisation"
+    game = table.game
+    again = PeerGame(game.engine, game.options, game.seats, game.game, game.manifest)
+    seats = {s: PeerSeat(again, s, p.draw, secret=p.secret) for s, p in table.players.items()}
+    for message in table.messages:
+        again.receive(message)
+    for seat, player in seats.items():
+        assert player.view() == table.players[seat].view()
+        assert player.log() == table.players[seat].log()
+    resumed = play(Table(again, seats, list(table.messages)), 4)
+    secrets = {s: p.reveal() for s, p in seats.items()}
+    referee = reveal.replay(again, reveal.orders(again, secrets), secrets)
+    assert referee.views[-1][None]["result"] is not None
+    for seat, player in resumed.players.items():
+        assert player.log() == referee.log(again.engine, seat)

@@ -93,6 +93,7 @@ def test_a_share_must_be_the_seat_own_for_the_card_owed() -> None:
         refused(table, swapped, "decryption share")
     refused(table, dict(honest, shares=honest["shares"][1:]), "not the")
     refused(table, dict(honest, game="another-game"), "not a message of peer game")
+    refused(table, dict(honest, decision={"kind": "end"}), "carries no decision")
     # The same seat's shares of the same card in another game with the same secrets and
     # decks: equal shares, but their proofs name the other game, so they fail here.
     other = play(new_table("momiji", 3, 3, game_id="another-game"), 3, until=stop_at(SHARES))

@@ -107,20 +107,11 @@ def shuffle(
 ) -> tuple[list[Ciphertext], Proof]:
     """Re-encrypt and permute ``deck`` under ``key``; return the new deck and its proof.
     ``draw``: the source of secret scalars (fresh ones; test vectors pass a fixed one)."""
-    out, proof, _ = permute(deck, key, context, draw)
-    return out, proof
-
-
-def permute(
-    deck: Sequence[Ciphertext], key: bytes, context: Context, draw: Callable[[], bytes] = fresh.scalar
-) -> tuple[list[Ciphertext], Proof, list[int]]:
-    """``shuffle``, also returning the permutation ψ (out[i] re-encrypts deck[ψ(i)]): a
-    seat re-randomising its own hidden cards must know where each went."""
     n = len(deck)
     psi = permutation(n, draw)
     randomisers = [draw() for _ in range(n)]
     out = [reencrypt(deck[psi[i]], key, randomisers[i]) for i in range(n)]
-    return out, prove(deck, out, psi, randomisers, key, context, draw), psi
+    return out, prove(deck, out, psi, randomisers, key, context, draw)
 
 
 def prove(
