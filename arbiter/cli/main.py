@@ -21,6 +21,7 @@ from arbiter.cli import (
     mail,
     notify,
     orders,
+    peer,
     play,
     player,
     ratings,
@@ -161,7 +162,7 @@ def main(
 
 for group in (
     keys, referee, player, life, leave, takeback, orders,
-    play, bot, inspect, replay, demo, mail, git, tournament,
+    play, bot, inspect, replay, demo, mail, git, tournament, peer,
 ):  # fmt: skip
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html

@@ -1322,6 +1322,31 @@ class PeerMove(Strict):
     ahead: list[PeerShare] | None = Field(default=None, max_length=4096)
     """The sender's shares of the cards its decision lays open (a refill, a draw), sent
     with it so that only the other seats' remain to come."""
+    signature: Armored | None = None
+    """SSHSIG by the seat's key (game.json) over this object without `signature`, in the
+    namespace arbiter-peer. Every file a transport carries has one."""
+
+
+class PeerSeatTerm(Strict):
+    """A seat of a peer game and the SSH key that signs its messages."""
+
+    seat: SeatId
+    key: PublicKey
+
+
+class PeerGameFile(Strict):
+    """The terms of a peer game (docs/peer.md §5.3): the engine, its options and the seats
+    with their keys. Every proof of the game binds its digest, so a seat's first message
+    (its per-game key) accepts these terms."""
+
+    format: Literal["arbiter.peer-game/1"]
+    game: GameId
+    engine: EngineRef
+    options: dict[str, Any]
+    """The engine's options as it parsed them (data embedded)."""
+    seats: list[PeerSeatTerm] = Field(min_length=2, max_length=16)
+    """In seat order: who shuffles first, and the order of every round's messages."""
 
 
 SCHEMA_MODELS["peer-move"] = PeerMove
+SCHEMA_MODELS["peer-game"] = PeerGameFile

@@ -47,7 +47,7 @@ from arbiter.peer.decks import Deck
 
 Action = dict[str, Any]
 KEY, SHUFFLE, SHARES, DECISION = "key", "shuffle", "shares", "decision"
-HEAD = frozenset({"format", "game", "seat", "round"})
+HEAD = frozenset({"format", "game", "seat", "round", "signature"})
 FIELDS = {
     KEY: frozenset({"key", "proof"}),
     SHUFFLE: frozenset({"shuffles"}),
@@ -532,10 +532,11 @@ class PeerGame:
 
     # -- reading -------------------------------------------------------------------------
     def narrate(self, known: Mapping[str, str], viewer: str | None, start: int = 0) -> list[str]:
-        """The log from step ``start`` as ``viewer`` reads it, with the cards ``known`` to
-        it (``opened`` and, for a seat, its own)."""
+        """The log of the settled steps from ``start`` as ``viewer`` reads it, with the
+        cards ``known`` to it (``opened`` and, for a seat, its own)."""
         lines = []
-        for _, events in self.history[start:]:
+        # Only settled steps: an unsettled one may still name cards about to be opened.
+        for _, events in self.history[start : self.settled]:
             for event in events:
                 told = Event(event.kind, substitute(event.data, known), event.barrier)
                 line = self.engine.describe(told, viewer)

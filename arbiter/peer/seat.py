@@ -74,7 +74,7 @@ class PeerSeat:
 
     def _catch_up(self) -> None:
         self.lines += self.game.narrate(self.known(), self.seat, self.narrated)
-        self.narrated = len(self.game.history)
+        self.narrated = self.game.settled
 
     def _before_mix(self, seat: str) -> None:
         if seat == self.seat:
@@ -89,7 +89,8 @@ class PeerSeat:
         message = wire.head(self.game.game, self.seat, self.game.round)
         context = self.game.context(self.seat)
         if owed.kind == KEY:
-            self.secret = self.draw()
+            if self.secret is None:
+                self.secret = self.draw()
             message["key"] = wire.hexed(group.base(self.secret))
             message["proof"] = wire.hexed(schnorr.prove(self.secret, context))
         elif owed.kind == SHUFFLE:

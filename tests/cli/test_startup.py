@@ -116,8 +116,8 @@ def test_help_lists_every_command_in_registration_order(cli: Cli) -> None:
     for group in (main.keys, main.referee, main.player, main.life, main.leave, main.takeback,
                   main.orders, main.play, main.bot, main.inspect):
         group.register(every)
-    for group in (main.replay, main.demo, main.mail, main.git, main.tournament, main.replay_page,
-                  main.notify, main.ratings, main.export_command):
+    for group in (main.replay, main.demo, main.mail, main.git, main.tournament, main.peer,
+                  main.replay_page, main.notify, main.ratings, main.export_command):
         group.register(every)
     names = list(typer.main.get_command(every).commands)  # what Typer itself would list
     lines = ok(cli("--help")).out.splitlines()

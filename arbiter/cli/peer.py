@@ -1,0 +1,184 @@
+"""``arbiter peer new|join|play|status``: a game with no referee (docs/peer.md §6).
+
+The players share one folder (a synced directory or a network share); each writes only
+its own signed messages there and keeps its per-game secret in its own folder. ``play``
+sends whatever the seat owes: its key, its shuffles and shares at once, its decision when
+given one (``--action``) or left to a bot (``--bot``); otherwise it shows the seat's view
+and its legal decisions.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from arbiter.cli.output import Output
+
+app = typer.Typer(help="Play with no referee: the players shuffle and deal among themselves.")
+
+SEAT = typer.Option(..., "--seat", "-s", help="Your seat's name, as in game.json.")
+KEY = typer.Option(..., "--key", "-k", help="Your SSH private key (it signs your messages).")
+
+
+@app.command("new")
+def new(
+    folder: Path = typer.Argument(..., help="The shared folder to make the game in."),
+    game: str = typer.Option(..., "--game", "-g", help="The engine: momiji or motcoin."),
+    seat: list[str] = typer.Option(
+        ...,
+        "--seat",
+        "-s",
+        help="NAME=PUBKEY, once per seat, in seat order (the .pub file or line).",
+    ),
+    option: list[str] = typer.Option([], "--option", "-o", help="An engine option, KEY=VALUE."),
+    game_id: str | None = typer.Option(
+        None, "--id", help="The game's id (default: the folder's name)."
+    ),
+) -> None:
+    """Write a peer game's terms (game.json) into a new shared folder."""
+    from arbiter.core.errors import UsageError
+    from arbiter.peer import folder as files
+
+    seats = dict(_pair(s, "--seat", "NAME=PUBKEY") for s in seat)
+    if len(seats) != len(seat):
+        raise UsageError("a seat is named twice: give each --seat its own NAME")
+    options = dict(_pair(o, "--option", "KEY=VALUE") for o in option)
+    terms = files.create(folder, game_id or folder.resolve().name, game, options, seats)
+    out = Output()
+    out.line(f"peer game {terms['game']}: {terms['engine']['name']} for {', '.join(seats)}")
+    out.line("each player now runs: arbiter peer join " + str(folder) + " --seat NAME --key KEY")
+
+
+@app.command("join")
+def join(folder: Path = typer.Argument(...), seat: str = SEAT, key: Path = KEY) -> None:
+    """Accept the terms: draw your per-game secret (kept in your own folder) and publish its
+    key with a proof that you know it."""
+    from arbiter.core.errors import UsageError
+    from arbiter.peer import folder as files
+    from arbiter.peer.protocol import KEY as OWES_KEY
+
+    loaded = files.load(folder, seat)
+    owed = loaded.game.owed(seat)
+    if owed is None or owed.kind != OWES_KEY:
+        raise UsageError(f"{seat} has joined already: run arbiter peer play")
+    _send(loaded, seat, key, None, Output())
+
+
+@app.command("play")
+def play(
+    folder: Path = typer.Argument(...),
+    seat: str = SEAT,
+    key: Path = KEY,
+    action: str | None = typer.Option(None, "--action", "-a", help="Your decision, as JSON."),
+    bot: bool = typer.Option(False, "--bot", help="Let a random bot take your decisions."),
+) -> None:
+    """Send everything your seat owes now: shuffles and shares at once, a decision when
+    you give one. Then show what the game waits for."""
+    from arbiter.core.errors import UsageError
+    from arbiter.peer import folder as files
+
+    decision = None
+    if action is not None:
+        try:
+            decision = json.loads(action)
+        except ValueError:
+            raise UsageError(
+                '--action is not JSON: quote it, e.g. --action \'{"kind": "end"}\''
+            ) from None
+    loaded = files.load(folder, seat)
+    out = Output()
+    _send(loaded, seat, key, "bot" if bot else decision, out)
+    _status(loaded, seat, out)
+
+
+@app.command("status")
+def status(
+    folder: Path = typer.Argument(...),
+    seat: str | None = typer.Option(None, "--seat", "-s", help="Show this seat's own view."),
+    lines: int = typer.Option(8, "--log", help="How many lines of the log to show."),
+) -> None:
+    """Show what the game waits for, the end of the log, and a seat's view."""
+    from arbiter.peer import folder as files
+
+    loaded = files.load(folder, seat)
+    out = Output()
+    _status(loaded, seat, out, lines)
+
+
+def _pair(text: str, flag: str, shape: str) -> tuple[str, str]:
+    from arbiter.core.errors import UsageError
+
+    name, sep, value = text.partition("=")
+    if not sep or not name or not value:
+        raise UsageError(f"{flag} {text!r}: write it as {shape}")
+    return name, value
+
+
+def _send(loaded: Any, seat: str, key: Path, decision: Any, out: Output) -> None:
+    """Compose, sign and write each message the seat owes, until it owes none or a
+    decision it was not given."""
+    from arbiter.peer import folder as files
+    from arbiter.peer.protocol import DECISION, KEY
+
+    loaded.check_key(seat, key)
+    game, player = loaded.game, loaded.player
+    given = [decision] if decision is not None else []
+    while (owed := game.owed(seat)) is not None:
+        if owed.kind == KEY and player.secret is None:
+            player.secret = files.new_secret(loaded.terms, seat)
+        if owed.kind == DECISION and not given:
+            return
+        choose = _chooser(game.engine, given.pop() if owed.kind == DECISION else None)
+        round_, what = game.round, owed.describe()
+        path = loaded.write(player.compose(choose), key)
+        out.line(f"sent {path.name}: {what} (round {round_})")
+
+
+def _chooser(engine: Any, wanted: Any) -> Any:
+    """The decision maker of one message: the decision given (checked against the legal
+    ones, with the engine's reason if it is not one), or a bot's random choice."""
+    from arbiter.core.errors import IllegalAction
+    from arbiter.core.peer import fresh, group
+
+    def choose(state: Any, seat: str, legal: list[Any]) -> Any:
+        if wanted in (None, "bot"):
+            return legal[group.to_int(fresh.scalar()) % len(legal)]
+        if wanted not in legal:
+            engine.check(state, seat, wanted)
+            raise IllegalAction(f"{json.dumps(wanted)} is not one of your decisions now")
+        return wanted
+
+    return choose
+
+
+def _status(loaded: Any, seat: str | None, out: Output, lines: int = 8) -> None:
+    game = loaded.game
+    if game.over:
+        out.line(f"the game is over after {game.round} rounds")
+    else:
+        waiting = [o.describe() for s, o in game.waiting.items() if s not in game.answered]
+        out.line(f"round {game.round} waits for: " + "; ".join(waiting))
+    log = game.narrate(game.opened, None) if loaded.player is None else loaded.player.log()
+    for line in log[-lines:]:
+        out.line("  " + line)
+    if game.settled < len(game.history):
+        return  # the last step's cards are still being opened: nothing to show yet
+    if loaded.player is not None and loaded.player.secret is not None and game.state is not None:
+        view = loaded.player.view()
+        for line in game.engine.render(view, seat) or [json.dumps(view, sort_keys=True)]:
+            out.line(line)
+        owed = game.owed(seat) if seat is not None else None
+        if owed is not None and owed.kind == "decision":
+            legal = game.engine.legal_actions(loaded.player.private(), seat)
+            out.line("your decisions (give one with --action):")
+            for action in legal[:40]:
+                out.line("  " + json.dumps(action, sort_keys=True))
+            if len(legal) > 40:
+                out.line(f"  … and {len(legal) - 40} more")
+
+
+def register(main: typer.Typer) -> None:
+    main.add_typer(app, name="peer")

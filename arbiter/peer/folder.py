@@ -1,0 +1,177 @@
+"""A peer game as files (docs/peer.md §5.3, §6): the folder every player shares, and the
+one secret each keeps to itself.
+
+    GAME/game.json                     the terms (arbiter.peer-game/1)
+    GAME/messages/<round>-<seat>.json  each message, signed by its seat (arbiter-peer)
+
+A shared folder (a synced directory, a network share) is the simplest transport: every
+player reads all messages and writes only its own. A seat's per-game secret never goes
+there: it lives in the player's own folder (``secret_home``), mode 0600, and is written
+before the key it stands behind is published.
+
+Loading a game replays every message through a fresh ``PeerGame``: each file's signature
+by its seat's key, then the protocol's checks. A file that fails is refused with a
+one-line reason naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arbiter.core import registry, schemas, signing
+from arbiter.core.canonical import canonical, digest
+from arbiter.core.errors import ArbiterError, Tampered, UsageError
+from arbiter.core.gamedir import atomic_write, ensure_dir
+from arbiter.core.peer import fresh, group
+from arbiter.peer.protocol import PeerGame
+from arbiter.peer.seat import PeerSeat
+
+NAMESPACE = "arbiter-peer"
+FORMAT = "arbiter.peer-game/1"
+MESSAGE = re.compile(r"(\d{6})-([a-z][a-z0-9_-]{0,31})\.json")
+
+
+def secret_home() -> Path:
+    """Where a player keeps its per-game secrets: $ARBITER_PEER_HOME, else
+    $XDG_CONFIG_HOME/arbiter/peer, else ~/.config/arbiter/peer."""
+    if os.environ.get("ARBITER_PEER_HOME"):
+        return Path(os.environ["ARBITER_PEER_HOME"])
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "arbiter" / "peer"
+
+
+def create(
+    root: Path, game: str, engine_name: str, raw: dict[str, str], seats: dict[str, str]
+) -> dict[str, Any]:
+    """Write a new peer game's terms into ``root`` (which must not hold a game)."""
+    if (root / "game.json").exists():
+        raise UsageError(f"{root} already holds a game: choose a new folder")
+    engine = registry.get(engine_name)
+    low, high = engine.info.min_seats, engine.info.max_seats
+    if not low <= len(seats) <= high:
+        title = engine.info.title
+        raise UsageError(
+            f"{title} needs {low} to {high} seats, not {len(seats)}: name each with --seat"
+        )
+    terms = {
+        "format": FORMAT,
+        "game": game,
+        "engine": {"name": engine.info.name, "version": engine.info.version},
+        "options": engine.parse_options(raw),
+        "seats": [{"seat": s, "key": signing.read_public_key(k)} for s, k in seats.items()],
+    }
+    schemas.validate("peer-game", terms, "game.json")
+    atomic_write(root / "game.json", canonical(terms) + b"\n")
+    ensure_dir(root / "messages")
+    return terms
+
+
+@dataclass
+class Folder:
+    """A loaded peer game: its terms, the game its messages made, and one seat's side."""
+
+    root: Path
+    terms: dict[str, Any]
+    game: PeerGame
+    player: PeerSeat | None
+
+    @property
+    def keys(self) -> dict[str, str]:
+        return {s["seat"]: s["key"] for s in self.terms["seats"]}
+
+    def check_key(self, seat: str, key: Path) -> None:
+        """Refuse a key that is not the seat's, before anything is drawn or written."""
+        if signing.public_key_of(key) != self.keys[seat]:
+            raise UsageError(
+                f"{key} is not {seat}'s key in game.json: sign with the seat's own key"
+            )
+
+    def write(self, message: dict[str, Any], key: Path) -> Path:
+        """Sign ``message`` with the seat's SSH key, have the game take it, and write it
+        atomically. Nothing is written if the game refuses it."""
+        seat = message["seat"]
+        self.check_key(seat, key)
+        signed = {**message, "signature": signing.sign(message, key, NAMESPACE)}
+        self.game.receive(signed)
+        path = self.root / "messages" / f"{signed['round']:06d}-{seat}.json"
+        atomic_write(path, canonical(signed) + b"\n")
+        return path
+
+
+def secret_path(terms: dict[str, Any], seat: str) -> Path:
+    return secret_home() / f"{terms['game']}.{seat}.secret"
+
+
+def new_secret(terms: dict[str, Any], seat: str) -> bytes:
+    """Draw the seat's per-game secret and save it (0600) before anything publishes it."""
+    path = secret_path(terms, seat)
+    if path.exists():
+        raise UsageError(f"{path} already holds {seat}'s secret for this game")
+    secret = fresh.scalar()
+    ensure_dir(path.parent, mode=0o700)
+    atomic_write(path, secret.hex().encode() + b"\n", mode=0o600)
+    return secret
+
+
+def read_secret(terms: dict[str, Any], seat: str) -> bytes | None:
+    path = secret_path(terms, seat)
+    if not path.exists():
+        return None
+    try:
+        return group.scalar(bytes.fromhex(path.read_text().strip()), "the saved secret")
+    except (ValueError, ArbiterError):
+        raise UsageError(f"{path} is not a per-game secret: it was damaged") from None
+
+
+def load(root: Path, seat: str | None = None) -> Folder:
+    """Read the terms, attach ``seat``'s side (its saved secret), and replay every message."""
+    path = root / "game.json"
+    if not path.is_file():
+        raise UsageError(
+            f"{root} holds no peer game (no game.json): make one with arbiter peer new"
+        )
+    try:
+        terms = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise UsageError(f"{path} is not JSON") from None
+    schemas.validate("peer-game", terms, str(path))
+    if terms.get("format") != FORMAT:
+        raise UsageError(f"{path} is not a peer game's terms")
+    engine = registry.get(terms["engine"]["name"])
+    if engine.info.version != terms["engine"]["version"]:
+        raise UsageError(
+            f"{path} was made with {engine.info.name} {terms['engine']['version']}, this arbiter "
+            f"has {engine.info.version}: use the release the game began with"
+        )
+    seats = [s["seat"] for s in terms["seats"]]
+    if seat is not None and seat not in seats:
+        raise UsageError(f"{seat!r} is not a seat of this game ({', '.join(seats)})")
+    game = PeerGame(engine, terms["options"], seats, terms["game"], digest(terms))
+    player = None if seat is None else PeerSeat(game, seat, secret=read_secret(terms, seat))
+    folder = Folder(root, terms, game, player)
+    for file, sender in _messages(root, seats):
+        try:
+            message = json.loads(file.read_text(encoding="utf-8"))
+            if not isinstance(message, dict) or message.get("seat") != sender:
+                raise Tampered(f"it is not {sender}'s message, as its name says")
+            signing.verify(message, folder.keys[message["seat"]], NAMESPACE)
+            game.receive(message)
+        except (ValueError, ArbiterError) as error:
+            raise Tampered(f"{file.relative_to(root)}: {error}") from None
+    return folder
+
+
+def _messages(root: Path, seats: list[str]) -> list[tuple[Path, str]]:
+    """Every message file with its sender, in round then seat order (the chain's order)."""
+    found = []
+    for file in (root / "messages").glob("*.json"):
+        match = MESSAGE.fullmatch(file.name)
+        if match is None or match[2] not in seats:
+            raise Tampered(f"messages/{file.name} is no message of this game's seats")
+        found.append((int(match[1]), seats.index(match[2]), file, match[2]))
+    return [(file, sender) for _, _, file, sender in sorted(found)]
