@@ -176,8 +176,16 @@ def verify(
     folder = folders[0]
     from arbiter.core.replay import SeatKey
     from arbiter.core.replay import verify as check
+    from arbiter.peer.folder import is_peer
 
     out = Output(as_json)
+    if is_peer(folder):
+        if receipt or record is not None or seat is not None or key is not None:
+            raise UsageError(
+                "a peer game has no receipts, record or sealed files: verify its folder alone"
+            )
+        _verify_peer(folder, out)
+        return
     if (seat is None) != (key is None):
         raise UsageError("--seat and --key go together: give the seat and its private key")
     seat_key = SeatKey(seat, key) if seat is not None and key is not None else None
@@ -209,6 +217,30 @@ def verify(
         else "public files consistent"
     )
     out.line(f"verified game {report.game}: {what}")
+
+
+def _verify_peer(folder: Path, out: Output) -> None:
+    """``verify`` of a peer game (docs/peer.md §8)."""
+    from arbiter.peer.verify import verify as check_peer
+
+    report = check_peer(folder)
+    if out.as_json:
+        out.json({"ok": True, "game": report.game, "peer": True, "messages": report.messages,
+                  "over": report.over, "missing": report.missing, "replayed": report.replayed,
+                  "checks": report.checks, "result": report.result})  # fmt: skip
+        return
+    for line in report.checks:
+        out.line(f"ok  {line}")
+    if report.replayed:
+        out.line(f"verified peer game {report.game}: replayed, every view and log as played")
+    elif not report.over:
+        out.line(f"verified peer game {report.game}: every proof so far (the game goes on)")
+    else:
+        missing = ", ".join(report.missing)
+        out.line(
+            f"verified peer game {report.game}: every proof; its cards stay unknown until "
+            f"{missing} publish their secrets (arbiter peer reveal)"
+        )
 
 
 def _one_game(

@@ -108,6 +108,16 @@ def status(
     _status(loaded, seat, out, lines)
 
 
+@app.command("reveal")
+def reveal(folder: Path = typer.Argument(...), seat: str = SEAT, key: Path = KEY) -> None:
+    """Publish your per-game secret once the game is over, so that anyone can decrypt
+    the decks and replay the game (arbiter verify FOLDER)."""
+    from arbiter.peer.verify import publish
+
+    path = publish(folder, seat, key)
+    Output().line(f"wrote {path}: once every seat has, arbiter verify {folder} replays the game")
+
+
 def _pair(text: str, flag: str, shape: str) -> tuple[str, str]:
     from arbiter.core.errors import UsageError
 

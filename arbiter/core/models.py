@@ -1348,5 +1348,19 @@ class PeerGameFile(Strict):
     """In seat order: who shuffles first, and the order of every round's messages."""
 
 
+class PeerRevealFile(Strict):
+    """A seat publishes its per-game secret once the game is over (namespace
+    arbiter-peer-reveal): with every seat's, anyone decrypts the decks and replays the
+    game through the normal engine (docs/peer.md §8)."""
+
+    format: Literal["arbiter.peer-reveal/1"]
+    game: GameId
+    seat: SeatId
+    secret: Hex32
+    """The scalar x behind the seat's per-game key X = x·G, little-endian hex."""
+    signature: Armored
+
+
 SCHEMA_MODELS["peer-move"] = PeerMove
+SCHEMA_MODELS["peer-reveal"] = PeerRevealFile
 SCHEMA_MODELS["peer-game"] = PeerGameFile

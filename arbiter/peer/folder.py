@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,13 @@ class Folder:
     root: Path
     terms: dict[str, Any]
     game: PeerGame
-    player: PeerSeat | None
+    players: dict[str, PeerSeat]
+    """The seats whose side this machine holds (one player's own; every seat for verify)."""
+    messages: int = 0
+
+    @property
+    def player(self) -> PeerSeat | None:
+        return next(iter(self.players.values()), None) if len(self.players) == 1 else None
 
     @property
     def keys(self) -> dict[str, str]:
@@ -128,8 +135,17 @@ def read_secret(terms: dict[str, Any], seat: str) -> bytes | None:
         raise UsageError(f"{path} is not a per-game secret: it was damaged") from None
 
 
-def load(root: Path, seat: str | None = None) -> Folder:
-    """Read the terms, attach ``seat``'s side (its saved secret), and replay every message."""
+def is_peer(root: Path) -> bool:
+    """Whether ``root`` holds a peer game (its game.json says so)."""
+    try:
+        terms = json.loads((root / "game.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(terms, dict) and terms.get("format") == FORMAT
+
+
+def load_terms(root: Path) -> dict[str, Any]:
+    """A peer game's game.json, checked against its schema."""
     path = root / "game.json"
     if not path.is_file():
         raise UsageError(
@@ -139,9 +155,22 @@ def load(root: Path, seat: str | None = None) -> Folder:
         terms = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise UsageError(f"{path} is not JSON") from None
-    schemas.validate("peer-game", terms, str(path))
-    if terms.get("format") != FORMAT:
+    if not isinstance(terms, dict) or terms.get("format") != FORMAT:
         raise UsageError(f"{path} is not a peer game's terms")
+    schemas.validate("peer-game", terms, str(path))
+    return terms
+
+
+def load(
+    root: Path,
+    seat: str | None = None,
+    secrets: dict[str, bytes] | None = None,
+    watch: Callable[[Folder], None] | None = None,
+) -> Folder:
+    """Read the terms, attach ``seat``'s side (its saved secret) or the sides of every seat
+    in ``secrets``, let ``watch`` hook onto the game, and replay every message."""
+    terms = load_terms(root)
+    path = root / "game.json"
     engine = registry.get(terms["engine"]["name"])
     if engine.info.version != terms["engine"]["version"]:
         raise UsageError(
@@ -152,8 +181,12 @@ def load(root: Path, seat: str | None = None) -> Folder:
     if seat is not None and seat not in seats:
         raise UsageError(f"{seat!r} is not a seat of this game ({', '.join(seats)})")
     game = PeerGame(engine, terms["options"], seats, terms["game"], digest(terms))
-    player = None if seat is None else PeerSeat(game, seat, secret=read_secret(terms, seat))
-    folder = Folder(root, terms, game, player)
+    players = {s: PeerSeat(game, s, secret=x) for s, x in (secrets or {}).items()}
+    if seat is not None:
+        players = {seat: PeerSeat(game, seat, secret=read_secret(terms, seat))}
+    folder = Folder(root, terms, game, players)
+    if watch is not None:
+        watch(folder)
     for file, sender in _messages(root, seats):
         try:
             message = json.loads(file.read_text(encoding="utf-8"))
@@ -163,6 +196,7 @@ def load(root: Path, seat: str | None = None) -> Folder:
             game.receive(message)
         except (ValueError, ArbiterError) as error:
             raise Tampered(f"{file.relative_to(root)}: {error}") from None
+        folder.messages += 1
     return folder
 
 
