@@ -156,6 +156,11 @@ class Engine(ABC):
     info: ClassVar[EngineInfo]
     legal_actions_complete: ClassVar[bool] = True
     """False when ``legal_actions`` lists only a sample (e.g. capped bids); ``check`` stays exact."""
+    peer: ClassVar[bool] = False
+    """True once the engine keeps the contract of peer games (docs/peer.md §3): its
+    catalogue raises ``Hidden``, its state never sorts hidden cards, ``disclose`` and
+    ``claims`` say what a decision shows and keeps. Only such an engine is played with no
+    referee (``arbiter peer new`` refuses the others)."""
 
     # -- options -------------------------------------------------------------------
     def parse_options(self, raw: Mapping[str, str]) -> dict[str, Any]:

@@ -53,6 +53,9 @@ def create(
     if (root / "game.json").exists():
         raise UsageError(f"{root} already holds a game: choose a new folder")
     engine = registry.get(engine_name)
+    if not engine.peer:
+        able = ", ".join(n for n in registry.names() if registry.get(n).peer)
+        raise UsageError(f"{engine.info.title} cannot be played with no referee yet: choose {able}")
     low, high = engine.info.min_seats, engine.info.max_seats
     if not low <= len(seats) <= high:
         title = engine.info.title

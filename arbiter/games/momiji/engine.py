@@ -43,6 +43,7 @@ NOTES = (
 class MomijiEngine(Engine):
     """Momiji (Deer Games, 2021) for 2 to 4 players."""
 
+    peer = True  # docs/peer.md §3: steps 4 and 5 of issue 29
     info: ClassVar[EngineInfo] = EngineInfo(
         name="momiji",
         title="Momiji",

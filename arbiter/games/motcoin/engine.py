@@ -25,6 +25,7 @@ NOTES = (
 class MotCoinEngine(Engine):
     """Mot Coin (mor!, 2023) for 3 to 5 players."""
 
+    peer = True  # docs/peer.md §3: steps 4 and 5 of issue 29
     info: ClassVar[EngineInfo] = EngineInfo(
         name="motcoin",
         title="Mot Coin",
