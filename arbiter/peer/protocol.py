@@ -448,8 +448,6 @@ class PeerGame:
                     )
                 dleq.verify(self.keys[seat], self.cipher(card)[0], share, proof, context)
         if not check_only:
-            for card, (share, _) in ahead.items():
-                self.shares.setdefault(card, {})[seat] = share
             for card, (share, _) in riding.items():
                 self.shares.setdefault(card, {})[seat] = share
             if riding:
@@ -458,6 +456,9 @@ class PeerGame:
                 self.state = private_state(self.engine, self.state, self.opened)
                 assert not self._needs(), "the shares riding on a decision are all it owed"
                 self._settle()
+            # Shares of what this decision lays open count from its step on.
+            for card, (share, _) in ahead.items():
+                self.shares.setdefault(card, {})[seat] = share
             if mixed is not None:
                 for hook in self.before_mix:
                     hook(seat)
