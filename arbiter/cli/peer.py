@@ -73,6 +73,9 @@ def play(
     seat: str = SEAT,
     key: Path = KEY,
     action: str | None = typer.Option(None, "--action", "-a", help="Your decision, as JSON."),
+    pick: int | None = typer.Option(
+        None, "--pick", "-p", help="Your decision by its number in the list play shows.", min=1
+    ),
     bot: bool = typer.Option(False, "--bot", help="Let a random bot take your decisions."),
 ) -> None:
     """Send everything your seat owes now: shuffles and shares at once, a decision when
@@ -80,7 +83,11 @@ def play(
     from arbiter.core.errors import UsageError
     from arbiter.peer import folder as files
 
-    decision = None
+    decision: Any = None
+    if sum(x is not None and x is not False for x in (action, pick, bot or None)) > 1:
+        raise UsageError("give one of --action, --pick and --bot")
+    if pick is not None:
+        decision = ("pick", pick)
     if action is not None:
         try:
             decision = json.loads(action)
@@ -150,12 +157,16 @@ def _send(loaded: Any, seat: str, key: Path, decision: Any, out: Output) -> None
 def _chooser(engine: Any, wanted: Any) -> Any:
     """The decision maker of one message: the decision given (checked against the legal
     ones, with the engine's reason if it is not one), or a bot's random choice."""
-    from arbiter.core.errors import IllegalAction
+    from arbiter.core.errors import IllegalAction, UsageError
     from arbiter.core.peer import fresh, group
 
     def choose(state: Any, seat: str, legal: list[Any]) -> Any:
         if wanted in (None, "bot"):
             return legal[group.to_int(fresh.scalar()) % len(legal)]
+        if isinstance(wanted, tuple):
+            if wanted[1] > len(legal):
+                raise UsageError(f"--pick {wanted[1]}: there are {len(legal)} decisions")
+            return legal[wanted[1] - 1]
         if wanted not in legal:
             engine.check(state, seat, wanted)
             raise IllegalAction(f"{json.dumps(wanted)} is not one of your decisions now")
@@ -183,11 +194,11 @@ def _status(loaded: Any, seat: str | None, out: Output, lines: int = 8) -> None:
         owed = game.owed(seat) if seat is not None else None
         if owed is not None and owed.kind == "decision":
             legal = game.engine.legal_actions(loaded.player.private(), seat)
-            out.line("your decisions (give one with --action):")
-            for action in legal[:40]:
-                out.line("  " + json.dumps(action, sort_keys=True))
-            if len(legal) > 40:
-                out.line(f"  … and {len(legal) - 40} more")
+            out.line("your decisions (play --pick N, or --action JSON):")
+            for n, action in enumerate(legal, start=1):
+                out.line(
+                    f"  {n:3}. {game.engine.label(action)}    {json.dumps(action, sort_keys=True)}"
+                )
 
 
 def register(main: typer.Typer) -> None:

@@ -16,6 +16,7 @@ one-line reason naming it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -85,6 +86,9 @@ class Folder:
     players: dict[str, PeerSeat]
     """The seats whose side this machine holds (one player's own; every seat for verify)."""
     messages: int = 0
+    reader: str | None = None
+    """The seat reading the folder: it keeps a ledger of every file it has read."""
+    ledger: dict[str, str] | None = None
 
     @property
     def player(self) -> PeerSeat | None:
@@ -109,12 +113,37 @@ class Folder:
         signed = {**message, "signature": signing.sign(message, key, NAMESPACE)}
         self.game.receive(signed)
         path = self.root / "messages" / f"{signed['round']:06d}-{seat}.json"
-        atomic_write(path, canonical(signed) + b"\n")
+        data = canonical(signed) + b"\n"
+        atomic_write(path, data)
+        if self.ledger is not None:
+            self.ledger[path.name] = hashlib.sha256(data).hexdigest()
+            self.save_ledger()
         return path
+
+    def save_ledger(self) -> None:
+        if self.reader is not None and self.ledger is not None:
+            body = "".join(f"{name} {sha}\n" for name, sha in self.ledger.items())
+            atomic_write(ledger_path(self.terms, self.reader), body.encode(), mode=0o600)
 
 
 def secret_path(terms: dict[str, Any], seat: str) -> Path:
     return secret_home() / f"{terms['game']}.{seat}.secret"
+
+
+def ledger_path(terms: dict[str, Any], seat: str) -> Path:
+    """The files a seat has read, with their digests (kept beside its secret)."""
+    return secret_home() / f"{terms['game']}.{seat}.seen"
+
+
+def _read_ledger(terms: dict[str, Any], seat: str) -> dict[str, str]:
+    path = ledger_path(terms, seat)
+    if not path.exists():
+        return {}
+    out = {}
+    for line in path.read_text().splitlines():
+        name, _, sha = line.partition(" ")
+        out[name] = sha
+    return out
 
 
 def new_secret(terms: dict[str, Any], seat: str) -> bytes:
@@ -187,12 +216,21 @@ def load(
     players = {s: PeerSeat(game, s, secret=x) for s, x in (secrets or {}).items()}
     if seat is not None:
         players = {seat: PeerSeat(game, seat, secret=read_secret(terms, seat))}
-    folder = Folder(root, terms, game, players)
+    folder = Folder(root, terms, game, players, reader=seat)
+    seen = _read_ledger(terms, seat) if seat is not None else {}
     if watch is not None:
         watch(folder)
+    read: dict[str, str] = {}
     for file, sender in _messages(root, seats):
+        data = file.read_bytes()
+        read[file.name] = hashlib.sha256(data).hexdigest()
+        if file.name in seen and seen[file.name] != read[file.name]:
+            raise Tampered(
+                f"messages/{file.name} changed since {seat} read it: {sender} sent two "
+                "different messages for one round (keep both copies to show it)"
+            )
         try:
-            message = json.loads(file.read_text(encoding="utf-8"))
+            message = json.loads(data.decode("utf-8"))
             if not isinstance(message, dict) or message.get("seat") != sender:
                 raise Tampered(f"it is not {sender}'s message, as its name says")
             signing.verify(message, folder.keys[message["seat"]], NAMESPACE)
@@ -200,6 +238,15 @@ def load(
         except (ValueError, ArbiterError) as error:
             raise Tampered(f"{file.relative_to(root)}: {error}") from None
         folder.messages += 1
+    gone = sorted(set(seen) - set(read))
+    if gone:
+        raise Tampered(
+            f"messages/{gone[0]} is gone since {seat} read it: a message is never withdrawn"
+        )
+    if seat is not None:
+        folder.ledger = read
+        if read != seen:
+            folder.save_ledger()
     return folder
 
 

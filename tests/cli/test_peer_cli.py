@@ -57,7 +57,7 @@ def test_the_deal_shows_each_player_only_its_hand(cli: Cli, table: Path) -> None
     assert "?" not in mine.split("Momiji, turn 1")[1], "every card bob may see is open to him"
     # The secrets stay out of the shared folder, readable by their owner alone.
     home = table.parent / "home"
-    secrets = sorted(p.name for p in home.iterdir())
+    secrets = sorted(p.name for p in home.iterdir() if p.suffix == ".secret")
     assert secrets == [f"table.{s}.secret" for s in SEATS]
     assert stat.S_IMODE((home / "table.bob.secret").stat().st_mode) == 0o600
     assert not any("secret" in p.name for p in table.rglob("*"))
@@ -66,8 +66,12 @@ def test_the_deal_shows_each_player_only_its_hand(cli: Cli, table: Path) -> None
 def test_a_decision_is_checked_signed_and_answered(cli: Cli, table: Path) -> None:
     keys = _keys(table)
     status = ok(cli("peer", "status", table, "--seat", "alice")).out
-    listed = status.split("your decisions (give one with --action):\n")[1].splitlines()
-    choice = next(json.loads(line) for line in listed if '"kind": "collect"' in line)
+    listed = status.split("your decisions (play --pick N, or --action JSON):\n")[1].splitlines()
+    number, choice = next(
+        (int(line.split(".")[0]), json.loads(line[line.index("{") :]))
+        for line in listed
+        if '"kind": "collect"' in line
+    )
     before = _snapshot(table)
     wrong = cli("peer", "play", table, "--seat", "alice", "--key", keys / "alice",
                 "--action", json.dumps({"kind": "collect", "type": "nothing"}))  # fmt: skip
@@ -75,8 +79,11 @@ def test_a_decision_is_checked_signed_and_answered(cli: Cli, table: Path) -> Non
     not_hers = cli("peer", "play", table, "--seat", "bob", "--key", keys / "alice")
     assert "is not bob's key" in error_line(not_hers, 2)
     assert _snapshot(table) == before
+    both = cli("peer", "play", table, "--seat", "alice", "--key", keys / "alice",
+               "--pick", number, "--bot")  # fmt: skip
+    assert "give one of --action, --pick and --bot" in error_line(both, 2)
     sent = ok(cli("peer", "play", table, "--seat", "alice", "--key", keys / "alice",
-                  "--action", json.dumps(choice)))  # fmt: skip
+                  "--pick", number))  # fmt: skip
     assert "alice's decision" in sent.out
     for seat in SEATS:
         ok(cli("peer", "play", table, "--seat", seat, "--key", keys / seat))
@@ -113,3 +120,20 @@ def test_only_a_peer_ready_engine_is_played_with_no_referee(cli: Cli, tmp_path: 
     refused = cli("peer", "new", tmp_path / "g", "--game", "mottainai", *seats)
     assert "Mottainai cannot be played with no referee yet: choose" in error_line(refused, 2)
     assert not (tmp_path / "g").exists()
+
+
+def test_a_file_changed_or_removed_after_a_seat_read_it_is_caught(cli: Cli, table: Path) -> None:
+    """Each seat keeps a ledger of the files it read (beside its secret): a sender that
+    replaces its message after others acted on it, or anyone deleting one, is caught."""
+    ok(cli("peer", "status", table, "--seat", "bob"))
+    victim = sorted((table / "messages").glob("*-alice.json"))[-1]
+    honest = victim.read_bytes()
+    victim.write_text(json.dumps(json.loads(honest), indent=1))  # same content, new bytes
+    line = error_line(cli("peer", "status", table, "--seat", "bob"), 15)
+    assert f"messages/{victim.name} changed since bob read it" in line
+    ok(cli("peer", "status", table))  # a reader without a ledger only checks the content
+    victim.unlink()
+    line = error_line(cli("peer", "status", table, "--seat", "bob"), 15)
+    assert f"messages/{victim.name} is gone since bob read it" in line
+    victim.write_bytes(honest)
+    ok(cli("peer", "status", table, "--seat", "bob"))
