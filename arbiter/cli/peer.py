@@ -16,11 +16,18 @@ from typing import Any
 import typer
 
 from arbiter.cli.output import Output
+from arbiter.cli.peer_via import Via
 
 app = typer.Typer(help="Play with no referee: the players shuffle and deal among themselves.")
 
 SEAT = typer.Option(..., "--seat", "-s", help="Your seat's name, as in game.json.")
 KEY = typer.Option(..., "--key", "-k", help="Your SSH private key (it signs your messages).")
+VIA = typer.Option(
+    "folder",
+    "--via",
+    help="folder: the folder is shared as it is; git: it is in a clone of the game's "
+    "repository (pulled first; each new file committed and pushed).",
+)
 
 
 @app.command("new")
@@ -37,6 +44,7 @@ def new(
     game_id: str | None = typer.Option(
         None, "--id", help="The game's id (default: the folder's name)."
     ),
+    via: str = VIA,
 ) -> None:
     """Write a peer game's terms (game.json) into a new shared folder."""
     from arbiter.core.errors import UsageError
@@ -46,25 +54,34 @@ def new(
     if len(seats) != len(seat):
         raise UsageError("a seat is named twice: give each --seat its own NAME")
     options = dict(_pair(o, "--option", "KEY=VALUE") for o in option)
+    travel = Via(folder, via)
+    travel.pull()
     terms = files.create(folder, game_id or folder.resolve().name, game, options, seats)
     out = Output()
+    send = travel.deliver()
+    if send is not None:
+        send(folder / "game.json", (folder / "game.json").read_bytes())
     out.line(f"peer game {terms['game']}: {terms['engine']['name']} for {', '.join(seats)}")
     out.line("each player now runs: arbiter peer join " + str(folder) + " --seat NAME --key KEY")
 
 
 @app.command("join")
-def join(folder: Path = typer.Argument(...), seat: str = SEAT, key: Path = KEY) -> None:
+def join(
+    folder: Path = typer.Argument(...), seat: str = SEAT, key: Path = KEY, via: str = VIA
+) -> None:
     """Accept the terms: draw your per-game secret (kept in your own folder) and publish its
     key with a proof that you know it."""
     from arbiter.core.errors import UsageError
     from arbiter.peer import folder as files
     from arbiter.peer.protocol import KEY as OWES_KEY
 
+    travel = Via(folder, via, seat)
+    travel.pull()
     loaded = files.load(folder, seat)
     owed = loaded.game.owed(seat)
     if owed is None or owed.kind != OWES_KEY:
         raise UsageError(f"{seat} has joined already: run arbiter peer play")
-    _send(loaded, seat, key, None, Output())
+    _send(loaded, seat, key, None, Output(), travel)
 
 
 @app.command("play")
@@ -77,6 +94,7 @@ def play(
         None, "--pick", "-p", help="Your decision by its number in the list play shows.", min=1
     ),
     bot: bool = typer.Option(False, "--bot", help="Let a random bot take your decisions."),
+    via: str = VIA,
 ) -> None:
     """Send everything your seat owes now: shuffles and shares at once, a decision when
     you give one. Then show what the game waits for."""
@@ -95,9 +113,11 @@ def play(
             raise UsageError(
                 '--action is not JSON: quote it, e.g. --action \'{"kind": "end"}\''
             ) from None
+    travel = Via(folder, via, seat)
+    travel.pull()
     loaded = files.load(folder, seat)
     out = Output()
-    _send(loaded, seat, key, "bot" if bot else decision, out)
+    _send(loaded, seat, key, "bot" if bot else decision, out, travel)
     _status(loaded, seat, out)
 
 
@@ -106,22 +126,28 @@ def status(
     folder: Path = typer.Argument(...),
     seat: str | None = typer.Option(None, "--seat", "-s", help="Show this seat's own view."),
     lines: int = typer.Option(8, "--log", help="How many lines of the log to show."),
+    via: str = VIA,
 ) -> None:
     """Show what the game waits for, the end of the log, and a seat's view."""
     from arbiter.peer import folder as files
 
+    Via(folder, via, seat or "peer").pull()
     loaded = files.load(folder, seat)
     out = Output()
     _status(loaded, seat, out, lines)
 
 
 @app.command("reveal")
-def reveal(folder: Path = typer.Argument(...), seat: str = SEAT, key: Path = KEY) -> None:
+def reveal(
+    folder: Path = typer.Argument(...), seat: str = SEAT, key: Path = KEY, via: str = VIA
+) -> None:
     """Publish your per-game secret once the game is over, so that anyone can decrypt
     the decks and replay the game (arbiter verify FOLDER)."""
     from arbiter.peer.verify import publish
 
-    path = publish(folder, seat, key)
+    travel = Via(folder, via, seat)
+    travel.pull()
+    path = publish(folder, seat, key, travel.deliver())
     Output().line(f"wrote {path}: once every seat has, arbiter verify {folder} replays the game")
 
 
@@ -134,7 +160,7 @@ def _pair(text: str, flag: str, shape: str) -> tuple[str, str]:
     return name, value
 
 
-def _send(loaded: Any, seat: str, key: Path, decision: Any, out: Output) -> None:
+def _send(loaded: Any, seat: str, key: Path, decision: Any, out: Output, travel: Via) -> None:
     """Compose, sign and write each message the seat owes, until it owes none or a
     decision it was not given."""
     from arbiter.peer import folder as files
@@ -150,7 +176,7 @@ def _send(loaded: Any, seat: str, key: Path, decision: Any, out: Output) -> None
             return
         choose = _chooser(game.engine, given.pop() if owed.kind == DECISION else None)
         round_, what = game.round, owed.describe()
-        path = loaded.write(player.compose(choose), key)
+        path = loaded.write(player.compose(choose), key, travel.deliver())
         out.line(f"sent {path.name}: {what} (round {round_})")
 
 

@@ -105,16 +105,25 @@ class Folder:
                 f"{key} is not {seat}'s key in game.json: sign with the seat's own key"
             )
 
-    def write(self, message: dict[str, Any], key: Path) -> Path:
+    def write(
+        self,
+        message: dict[str, Any],
+        key: Path,
+        deliver: Callable[[Path, bytes], None] | None = None,
+    ) -> Path:
         """Sign ``message`` with the seat's SSH key, have the game take it, and write it
-        atomically. Nothing is written if the game refuses it."""
+        (atomically, or through ``deliver``: a transport that also sends it, and leaves
+        nothing behind if it cannot). Nothing is written if the game refuses it."""
         seat = message["seat"]
         self.check_key(seat, key)
         signed = {**message, "signature": signing.sign(message, key, NAMESPACE)}
         self.game.receive(signed)
         path = self.root / "messages" / f"{signed['round']:06d}-{seat}.json"
         data = canonical(signed) + b"\n"
-        atomic_write(path, data)
+        if deliver is None:
+            atomic_write(path, data)
+        else:
+            deliver(path, data)
         if self.ledger is not None:
             self.ledger[path.name] = hashlib.sha256(data).hexdigest()
             self.save_ledger()

@@ -12,6 +12,7 @@ published still has every proof checked; the report says which seats' are missin
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,11 @@ class Report:
     result: dict[str, Any] | None = None
 
 
-def publish(root: Path, seat: str, key: Path) -> Path:
-    """Write ``reveals/<seat>.json``: the seat's secret, signed, once the game is over."""
+def publish(
+    root: Path, seat: str, key: Path, deliver: Callable[[Path, bytes], None] | None = None
+) -> Path:
+    """Write ``reveals/<seat>.json``: the seat's secret, signed, once the game is over
+    (``deliver``: a transport that also sends it)."""
     loaded = files.load(root, seat)
     loaded.check_key(seat, key)
     if not loaded.game.over:
@@ -51,7 +55,10 @@ def publish(root: Path, seat: str, key: Path) -> Path:
     body = {"format": FORMAT, "game": loaded.terms["game"], "seat": seat, "secret": secret.hex()}
     signed = {**body, "signature": signing.sign(body, key, NAMESPACE)}
     path = root / "reveals" / f"{seat}.json"
-    atomic_write(path, canonical(signed) + b"\n")
+    if deliver is None:
+        atomic_write(path, canonical(signed) + b"\n")
+    else:
+        deliver(path, canonical(signed) + b"\n")
     return path
 
 

@@ -75,6 +75,11 @@ class GitTransport(Transport):
         time = last_time(chain) if chain.is_file() else None
         return Fetched(state, log, time, f"{self.path}/players/{self.seat}/{state_path.name}")
 
+    def pull(self) -> None:
+        """Bring the clone up to date (fast-forward; the player's own unpushed commits
+        rebased on top)."""
+        self._pull()
+
     def _pull(self) -> None:
         self._check_clone()
         remote, _ = self._upstream()
@@ -96,7 +101,6 @@ class GitTransport(Transport):
                 f"(NAME{sealing.SEALED_SUFFIX})"
             )
         self._check_clone()
-        remote, merge = self._upstream()
         rel = f"{self.path}/inbox/{name}"
         target = self.clone / rel
         if target.is_file() and target.read_bytes() != data:
@@ -104,7 +108,15 @@ class GitTransport(Transport):
                 f"{rel} already exists in {shown(self.clone)} with other content: "
                 "wait for the desk to take it, or remove it with git"
             )
-        message = f"{self.seat}: move"
+        return self.publish(rel, data, f"{self.seat}: move")
+
+    def publish(self, rel: str, data: bytes, message: str) -> str:
+        """Commit the file ``rel`` of the repository with ``data`` and push it: tried again
+        after someone else's push, never forced; a push that cannot be made takes the
+        commit and the file back, leaving the clone as it was."""
+        self._check_clone()
+        remote, merge = self._upstream()
+        target = self.clone / rel
         if not self._committed(rel):  # else a delivery cut short committed it: push that
             atomic_write(target, data)
             done = self._git("add", "--", rel)
