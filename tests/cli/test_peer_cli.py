@@ -11,7 +11,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from clikit import Cli, error_line, ok
+from clikit import Cli, error_line, new_peer_game, ok
 
 SEATS = ["alice", "bob", "carol"]
 
@@ -25,13 +25,8 @@ def _snapshot(root: Path) -> dict[str, str]:
 def table(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A dealt 3-seat Momiji peer game in a shared folder, waiting for alice's decision."""
     monkeypatch.setenv("ARBITER_PEER_HOME", str(tmp_path / "home"))
+    root = new_peer_game(cli, tmp_path, "table", "momiji", SEATS)
     keys = tmp_path / "keys"
-    for seat in SEATS:
-        ok(cli("keygen", seat, "--dir", keys))
-    root = tmp_path / "table"
-    seats = [arg for s in SEATS for arg in ("--seat", f"{s}={keys / s}.pub")]
-    made = ok(cli("peer", "new", root, "--game", "momiji", *seats))
-    assert "peer game table: momiji for alice, bob, carol" in made.out
     for seat in SEATS:
         assert (
             "per-game key"

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from clikit import Cli, error_line, ok
+from clikit import Cli, error_line, new_peer_game, ok
 from helpers.peer_play import chooser
 
 from arbiter.core import signing
@@ -37,13 +37,7 @@ def _play(root: Path, keys: Path, seed: int, stop: int | None = None) -> None:
 @pytest.fixture
 def made(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ARBITER_PEER_HOME", str(tmp_path / "home"))
-    keys = tmp_path / "keys"
-    for seat in SEATS:
-        ok(cli("keygen", seat, "--dir", keys))
-    root = tmp_path / "game"
-    seats = [arg for s in SEATS for arg in ("--seat", f"{s}={keys / s}.pub")]
-    ok(cli("peer", "new", root, "--game", "motcoin", *seats))
-    return root
+    return new_peer_game(cli, tmp_path, "game", "motcoin", SEATS)
 
 
 def test_a_finished_peer_game_replays_once_every_secret_is_out(cli: Cli, made: Path) -> None:
