@@ -1305,6 +1305,9 @@ class PeerMove(Strict):
     seat: SeatId
     round: int = Field(ge=0)
     """The round this message answers (every message of a round is made against one head)."""
+    after: Digest
+    """The chain's head it was made against: game.json's digest, then each round entry's
+    (docs/peer.md §5.2)."""
     key: Hex32 | None = None
     """The seat's per-game public key (the keys round)."""
     proof: Annotated[str, WithJsonSchema(_exact("[0-9a-f]{128}", 128))] | None = None

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arbiter.core import schemas
+from arbiter.core.canonical import digest
 from arbiter.core.engine import Engine, Event
 from arbiter.core.errors import ArbiterError, Tampered
 from arbiter.core.hidden import (
@@ -47,7 +48,7 @@ from arbiter.peer.decks import Deck
 
 Action = dict[str, Any]
 KEY, SHUFFLE, SHARES, DECISION = "key", "shuffle", "shares", "decision"
-HEAD = frozenset({"format", "game", "seat", "round", "signature"})
+HEAD = frozenset({"format", "game", "seat", "round", "after", "signature"})
 FIELDS = {
     KEY: frozenset({"key", "proof"}),
     SHUFFLE: frozenset({"shuffles"}),
@@ -125,6 +126,10 @@ class PeerGame:
         self.history: list[tuple[Step, list[Event]]] = []
         """Every committed step with its events (narrated once its openings are in)."""
         self.round = 0
+        self.head = manifest
+        """The chain's head: game.json's digest, then each round entry's (its messages in
+        seat order, as signed). Every message names the head it was made against, so any
+        change to the history breaks every later message."""
         self.waiting: dict[str, Owed] = {}
         """The round in progress: what each of its seats owes."""
         self.answered: dict[str, dict[str, Any]] = {}
@@ -338,6 +343,10 @@ class PeerGame:
             raise wire.refuse(message, "this seat owes nothing in this round")
         if seat in self.answered:
             raise wire.refuse(message, "this seat already answered this round")
+        if message.get("after") != self.head:
+            raise wire.refuse(
+                message, "it was made after another history of this game (its head differs)"
+            )
         owed = self.waiting[seat]
         stray = sorted(set(message) - HEAD - FIELDS[owed.kind])
         if stray:
@@ -350,9 +359,12 @@ class PeerGame:
         self.answered[seat] = message
         self.stats.messages += 1
         if len(self.answered) == len(self.waiting):
+            entry = [self.answered[s] for s in self.seats if s in self.answered]
             for seat_ in self.seats:
                 if seat_ in self.answered:
                     self._take(self.waiting[seat_], self.answered[seat_])
+            # The round entry: the head every message of the next round names (§5.2).
+            self.head = digest({"after": self.head, "round": self.round, "messages": entry})
             self.round += 1
             self._next_round()
 

@@ -86,7 +86,7 @@ class PeerSeat:
         owed = self.game.owed(self.seat)
         if owed is None:
             raise ValueError(f"{self.seat} owes nothing in round {self.game.round}")
-        message = wire.head(self.game.game, self.seat, self.game.round)
+        message = wire.head(self.game.game, self.seat, self.game.round, self.game.head)
         context = self.game.context(self.seat)
         if owed.kind == KEY:
             if self.secret is None:

@@ -1,5 +1,5 @@
 """The fields of a peer message (docs/peer.md §5.1, ``schemas/peer-move.schema.json``):
-bytes as lowercase hex, a message's head (format, game, seat, round), and the one-line
+bytes as lowercase hex, a message's head (format, game, seat, round, after), and the one-line
 refusal that names a message."""
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def unhex(value: Any, what: str) -> bytes:
         raise Tampered(f"{what} is not hex") from None
 
 
-def head(game: str, seat: str, round_: int) -> dict[str, Any]:
-    return {"format": FORMAT, "game": game, "seat": seat, "round": round_}
+def head(game: str, seat: str, round_: int, after: str) -> dict[str, Any]:
+    return {"format": FORMAT, "game": game, "seat": seat, "round": round_, "after": after}
 
 
 def refuse(message: dict[str, Any], reason: str) -> Tampered:

@@ -15,7 +15,7 @@ from arbiter.peer.protocol import PeerGame
 from arbiter.peer.seat import PeerSeat
 
 GAME = "peer-test"
-MANIFEST = "ab" * 32
+MANIFEST = "sha256:" + "ab" * 32
 
 
 def seeded(seed: bytes) -> Callable[[], bytes]:

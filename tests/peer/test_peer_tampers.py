@@ -75,8 +75,12 @@ def test_a_shuffle_must_permute_the_same_cards() -> None:
     refused(table, dict(honest, seat=idle), "owes nothing")
     table.game.receive(honest)
     following = next(s for s in table.players if table.game.owed(s) is not None)
-    replay = dict(honest, seat=following, round=table.game.round)
+    replay = dict(honest, seat=following, round=table.game.round, after=table.game.head)
     refused(table, replay, "shuffle")
+    # A message made against another history (a stale or forged head) is refused.
+    mine = table.players[following].compose(chooser(2))
+    refused(table, dict(mine, after=honest["after"]), "another history")
+    table.game.receive(mine)
 
 
 def test_a_share_must_be_the_seat_own_for_the_card_owed() -> None:
