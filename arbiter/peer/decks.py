@@ -36,10 +36,6 @@ class Deck:
     def slot(self, index: int) -> Ciphertext:
         return self.cipher[index]
 
-    def open(self, index: int, shares: Mapping[str, bytes]) -> str:
-        """The card in slot ``index``, from every seat's share of it."""
-        return self.points.card(elgamal.open_with(self.cipher[index], list(shares.values())))
-
     def without(self, index: int, shares: Mapping[str, bytes]) -> Ciphertext:
         """Slot ``index`` with the given seats' shares taken off: what remains is an
         encryption under the one key whose share is missing."""

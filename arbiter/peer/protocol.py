@@ -90,6 +90,21 @@ class Stats:
 
 
 @dataclass
+class Ruling:
+    """A decision message as its check found it, applied as it is when its round closes
+    (so nothing is proven twice)."""
+
+    action: Action
+    riding: dict[str, tuple[bytes, bytes]]
+    openings: dict[str, tuple[bytes, bytes]]
+    ahead: dict[str, tuple[bytes, bytes]]
+    opened: dict[str, str]
+    held: dict[str, tuple[str, Ciphertext]]
+    mixed: tuple[str, list[str], list[Ciphertext]] | None
+    state: Any
+
+
+@dataclass
 class Step:
     """The step in progress: the setup (no seat), or a seat's public decision."""
 
@@ -133,6 +148,9 @@ class PeerGame:
         self.waiting: dict[str, Owed] = {}
         """The round in progress: what each of its seats owes."""
         self.answered: dict[str, dict[str, Any]] = {}
+        self.checked: dict[str, Any] = {}
+        """What checking each answered message produced (a shuffle's decks, a decision's
+        ruling), which taking it then uses."""
         self.stats = Stats()
         self.settled = 0
         """How many committed steps have every opening they asked for in."""
@@ -200,6 +218,7 @@ class PeerGame:
         owed = self._advance()
         self.waiting = {o.seat: o for o in owed}
         self.answered = {}
+        self.checked = {}
         if owed:
             self.stats.rounds[owed[0].kind] += 1
 
@@ -382,6 +401,7 @@ class PeerGame:
             s.get("deck") if isinstance(s, dict) else None for s in sent
         ] != list(owed.decks):
             raise Tampered(f"it must shuffle deck(s) {', '.join(owed.decks)}, in that order")
+        decks = []
         for item in sent:
             deck = self.decks[item["deck"]]
             out = _cards(item.get("cards"), len(deck.cipher))
@@ -390,6 +410,8 @@ class PeerGame:
             )
             # Each deck's proof is bound to its deck id through its statement (the deck in).
             shuffle.verify(deck.cipher, out, self.joint, proof, self.context(owed.seat))
+            decks.append((deck, out))
+        self.checked[owed.seat] = decks
 
     def _check_shares(self, owed: Owed, message: dict[str, Any]) -> None:
         sent = _shares(message.get("shares"))
@@ -403,9 +425,6 @@ class PeerGame:
             )
 
     def _check_decision(self, owed: Owed, message: dict[str, Any]) -> None:
-        self._decision(owed, message, check_only=True)
-
-    def _decision(self, owed: Owed, message: dict[str, Any], check_only: bool) -> None:
         """The shares riding on it first, then the re-randomisation, the openings, and the
         claims and the decision against the state they make."""
         seat = owed.seat
@@ -417,7 +436,7 @@ class PeerGame:
         if sorted(riding, key=_slot_order) != list(owed.cards):
             raise Tampered(f"it shares {len(riding)} card(s), not the {len(owed.cards)} owed")
         opened = dict(self.opened)
-        public = placeholders(self.engine.view(self.state, None))
+        public = placeholders(self.engine.view(self.state, None)) if riding else set()
         for card, (share, proof) in riding.items():
             if seat not in self.owners(card):
                 raise Tampered(f"{card} is held by another seat")
@@ -429,7 +448,8 @@ class PeerGame:
         mixed = self._mixed(seat, message.get("rerandomise"), context)
         if mixed is not None:
             held.update({card: (seat, c) for card, c in zip(mixed[1], mixed[2], strict=True)})
-        for card, (share, proof) in _shares(message.get("openings")).items():
+        openings = _shares(message.get("openings"))
+        for card, (share, proof) in openings.items():
             if card in opened or held.get(card, ("",))[0] != seat:
                 raise Tampered(f"{card} is not a card this seat holds hidden")
             a, b = held[card][1]
@@ -459,26 +479,32 @@ class PeerGame:
                         f"{card} is no card its decision lays open: no share of it ahead"
                     )
                 dleq.verify(self.keys[seat], self.cipher(card)[0], share, proof, context)
-        if not check_only:
-            for card, (share, _) in riding.items():
-                self.shares.setdefault(card, {})[seat] = share
-            if riding:
-                # The step before this decision is now open to everyone it must be.
-                self.opened.update({c: f for c, f in opened.items() if c in riding})
-                self.state = private_state(self.engine, self.state, self.opened)
-                assert not self._needs(), "the shares riding on a decision are all it owed"
-                self._settle()
-            # Shares of what this decision lays open count from its step on.
-            for card, (share, _) in ahead.items():
-                self.shares.setdefault(card, {})[seat] = share
-            if mixed is not None:
-                for hook in self.before_mix:
-                    hook(seat)
-                self.arrived.update(dict.fromkeys(mixed[1], -1))
-            self.held = held
-            self.opened = opened
-            self.state = state
-            self.step = Step(seat, dict(action), mixed)
+        self.checked[seat] = Ruling(action, riding, openings, ahead, opened, held, mixed, state)
+
+    def _decide(self, seat: str, ruling: Ruling) -> None:
+        """Take a checked decision: the step before it settled by its riding shares, then
+        its own openings, re-randomisation and step."""
+        for card, (share, _) in ruling.riding.items():
+            self.shares.setdefault(card, {})[seat] = share
+        if ruling.riding:
+            # The step before this decision is now open to everyone it must be.
+            self.opened.update({c: f for c, f in ruling.opened.items() if c in ruling.riding})
+            self.state = private_state(self.engine, self.state, self.opened)
+            assert not self._needs(), "the shares riding on a decision are all it owed"
+            self._settle()
+        for card, (share, _) in ruling.openings.items():
+            self.shares.setdefault(card, {})[seat] = share
+        # Shares of what this decision lays open count from its step on.
+        for card, (share, _) in ruling.ahead.items():
+            self.shares.setdefault(card, {})[seat] = share
+        if ruling.mixed is not None:
+            for hook in self.before_mix:
+                hook(seat)
+            self.arrived.update(dict.fromkeys(ruling.mixed[1], -1))
+        self.held = ruling.held
+        self.opened = ruling.opened
+        self.state = ruling.state
+        self.step = Step(seat, dict(ruling.action), ruling.mixed)
 
     def ahead(self, seat: str, action: Action, state: Any, opened: Mapping[str, str]) -> set[str]:
         """The cards a decision lays open that its own seat may share at once (docs/peer.md
@@ -530,18 +556,15 @@ class PeerGame:
             if len(self.keys) == len(self.seats):
                 self.joint = elgamal.joint_key([self.keys[s] for s in self.seats])
         elif owed.kind == SHUFFLE:
-            for item in message["shuffles"]:
-                deck = self.decks[item["deck"]]
-                deck.cipher = _cards(item["cards"], len(deck.cipher))
+            for deck, out in self.checked[owed.seat]:
+                deck.cipher = out
                 deck.shuffled += 1
         elif owed.kind == SHARES:
             for card, (share, _) in _shares(message["shares"]).items():
                 self.shares.setdefault(card, {})[owed.seat] = share
         else:
             self.stats.decisions += 1
-            for card, (share, _) in _shares(message.get("openings")).items():
-                self.shares.setdefault(card, {})[owed.seat] = share
-            self._decision(owed, message, check_only=False)
+            self._decide(owed.seat, self.checked[owed.seat])
 
     # -- reading -------------------------------------------------------------------------
     def narrate(self, known: Mapping[str, str], viewer: str | None, start: int = 0) -> list[str]:

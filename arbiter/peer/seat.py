@@ -41,14 +41,20 @@ class PeerSeat:
         self.narrated = 0
         """Its log so far, and how many steps it covers: a step is narrated with what the
         seat knew then, before it next re-randomises its hand."""
+        self._faces: dict[Any, str] = {}
         game.before_mix.append(self._before_mix)
 
     # -- what it knows ---------------------------------------------------------------
     def _face(self, card: str, cipher: Any) -> str:
-        assert self.secret is not None
-        deck, _ = self.game.locate(card)
-        a, b = cipher
-        return deck.points.card(group.sub(b, group.mul(self.secret, a)))
+        """The card under a ciphertext held under its key (each decrypted once: views ask
+        for the whole hand after every step)."""
+        found = self._faces.get(cipher)
+        if found is None:
+            assert self.secret is not None
+            deck, _ = self.game.locate(card)
+            a, b = cipher
+            found = self._faces[cipher] = deck.points.card(group.sub(b, group.mul(self.secret, a)))
+        return found
 
     def own(self, held: dict[str, Any] | None = None) -> dict[str, str]:
         """The cards opened to this seat alone (placeholder → card): its held ciphertexts
