@@ -1330,11 +1330,38 @@ class PeerMove(Strict):
     namespace arbiter-peer. Every file a transport carries has one."""
 
 
+PeerAddress = Annotated[
+    str, WithJsonSchema({"type": "string", "pattern": "^[^@\\s<>]+@[^@\\s<>]+$", "maxLength": 254})
+]
+
+
 class PeerSeatTerm(Strict):
     """A seat of a peer game and the SSH key that signs its messages."""
 
     seat: SeatId
     key: PublicKey
+    address: PeerAddress | SkipJsonSchema[None] = None
+    """Where mail for this seat goes (a game played by mail, docs/peer.md §6); absent
+    otherwise."""
+
+
+class PeerNotary(Strict):
+    """The optional notary (docs/peer.md §7): it stamps when each round opened and signs
+    timeouts, and holds an escrow share of every seat's secret; it knows no card."""
+
+    key: PublicKey
+    address: PeerAddress | SkipJsonSchema[None] = None
+
+
+class PeerDropout(Strict):
+    """What happens to a seat that owes a message and does not send it (docs/peer.md §7)."""
+
+    seconds: int = Field(ge=60, le=366 * 86400)
+    """How long a seat may take to answer a round, from when the round opened."""
+    remedy: Literal["forfeit", "escrow"]
+    """forfeit: the game ends and the silent seat is ranked last; escrow: the others (and
+    the notary) rebuild its per-game secret from the shares it dealt them, and a bot plays
+    its seat (they then learn its hand)."""
 
 
 class PeerGameFile(Strict):
@@ -1349,6 +1376,9 @@ class PeerGameFile(Strict):
     """The engine's options as it parsed them (data embedded)."""
     seats: list[PeerSeatTerm] = Field(min_length=2, max_length=16)
     """In seat order: who shuffles first, and the order of every round's messages."""
+    notary: PeerNotary | SkipJsonSchema[None] = None
+    dropout: PeerDropout | SkipJsonSchema[None] = None
+    """Deadlines and the remedy for a silent seat (absent: the game waits for ever)."""
 
 
 class PeerRevealFile(Strict):
