@@ -5,6 +5,11 @@ M(card, copy) = from_hash(SHA-512("arbiter-card/1" ‖ 0x00 ‖ engine ‖ 0x00 
 u32be(copy))), RFC 9496's element derivation, so nobody knows a discrete log between two
 cards. ``copy`` numbers the repeats of one id within a deck (Momiji's identical leaves, a
 two-deck game), so every slot of a deck decrypts to a distinct point.
+
+The 0x00 bytes separate the fields, so neither the engine's name nor a card id may hold
+one: engine "a" + 0x00 + "b" with card "c", and engine "a" with card "b" + 0x00 + "c", would
+otherwise hash the same bytes and be the same point (docs/peer-review.md, finding 2).
+``point`` refuses them.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ LABEL = b"arbiter-card/1"
 
 
 def point(engine: str, card: str, copy: int) -> bytes:
+    if "\x00" in engine or "\x00" in card:
+        raise ValueError("an engine name or card id holds 0x00, the card point's separator")
     data = engine.encode() + b"\x00" + card.encode() + b"\x00" + copy.to_bytes(4, "big")
     return group.hash_to_point(LABEL, data)
 

@@ -4,7 +4,11 @@ seat's per-game secret x over ristretto255's scalars.
 
 The seat picks f(z) = x + a_1·z + … + a_{t−1}·z^{t−1}, publishes C_k = a_k·G (C_0 = X, its
 key), and gives holder i the share f(i). Each holder checks f(i)·G = Σ_k i^k·C_k. Any t
-holders rebuild x by Lagrange interpolation at 0; fewer learn nothing about it.
+holders rebuild x by Lagrange interpolation at 0; fewer learn nothing about x beyond X = x·G,
+which is public anyway (Feldman's commitments hide computationally, not perfectly).
+
+A holder's index is 1 … ℓ−1: f(0) is x itself, and an index ≡ 0 mod ℓ names it too, so
+``check`` and ``rebuild`` refuse any other (docs/peer-review.md, finding 5).
 """
 
 from __future__ import annotations
@@ -32,8 +36,14 @@ def deal(
     return commitments, shares
 
 
+def _index(index: int) -> None:
+    if not 1 <= index < group.ORDER:
+        raise ValueError(f"escrow share {index}: holders are numbered from 1 (f(0) is the secret)")
+
+
 def check(index: int, share: bytes, commitments: Sequence[bytes]) -> None:
     """Raise ``Tampered`` unless ``share`` is f(``index``) for these commitments."""
+    _index(index)
     group.scalar(share, "an escrow share")
     expected = group.IDENTITY
     power = 1
@@ -47,6 +57,8 @@ def check(index: int, share: bytes, commitments: Sequence[bytes]) -> None:
 
 def rebuild(shares: dict[int, bytes]) -> bytes:
     """x = f(0) from t shares {i: f(i)} (Lagrange interpolation at 0)."""
+    for i in shares:
+        _index(i)
     total = 0
     for i, s in shares.items():
         num, den = 1, 1

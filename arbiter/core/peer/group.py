@@ -4,6 +4,13 @@ Points and scalars are immutable byte strings of 32 bytes: a point in its canoni
 encoding, a scalar little-endian and reduced modulo the group order
 ℓ = 2^252 + 27742317777372353535851937790883648493. Every point read from a message goes
 through ``point``, which refuses a non-canonical or invalid encoding.
+
+The arithmetic fails closed as well (docs/peer-review.md, finding 1): libsodium refuses to
+decode an invalid encoding and rbcl then returns 32 zero bytes, the identity's encoding, as
+if the sum or product were the identity. ``add``, ``sub`` and ``mul`` check their inputs
+whenever the result is the identity (the only result such an input yields), so a point that
+skipped ``point`` raises ``Tampered`` instead of silently counting as zero. The check costs
+nothing on the common path, where the result is never the identity.
 """
 
 from __future__ import annotations
@@ -42,19 +49,35 @@ def to_int(s: bytes) -> int:
     return int.from_bytes(s, "little")
 
 
+def _operands(*points: bytes) -> None:
+    """Raise ``Tampered`` unless every operand is a valid encoding (an invalid one makes
+    libsodium fail, and rbcl then hands back the identity's encoding)."""
+    for p in points:
+        point(p, "an operand of the group arithmetic")
+
+
 def add(p: bytes, q: bytes) -> bytes:
-    return rbcl.crypto_core_ristretto255_add(p, q)
+    out = rbcl.crypto_core_ristretto255_add(p, q)
+    if out == IDENTITY:
+        _operands(p, q)
+    return out
 
 
 def sub(p: bytes, q: bytes) -> bytes:
-    return rbcl.crypto_core_ristretto255_sub(p, q)
+    out = rbcl.crypto_core_ristretto255_sub(p, q)
+    if out == IDENTITY:
+        _operands(p, q)
+    return out
 
 
 def mul(s: bytes, p: bytes) -> bytes:
     """s·P (the identity for s = 0 or P the identity)."""
     if p == IDENTITY:
         return IDENTITY
-    return rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(s, p)
+    out = rbcl.crypto_scalarmult_ristretto255_allow_scalar_zero(s, p)
+    if out == IDENTITY:
+        _operands(p)
+    return out
 
 
 def base(s: bytes) -> bytes:

@@ -15,7 +15,13 @@ Differences from the pseudo-code, none of which touches the argument:
   a discrete log between them;
 - the challenges u_i hash a digest of the statement (deck, output, permutation commitment,
   key) with i, and the main challenge c hashes the statement, the commitment chain and t;
-  both go through ``transcript`` and so are bound to the game, seat and message.
+  both go through ``transcript`` and so are bound to the game, seat and message;
+- a deck of no cards is shuffled too (N = 0: the chain is empty and ends at ĉ_0 = h, the
+  empty product û is 1; docs/peer-review.md, finding 3).
+
+``verify`` is its own trust boundary (docs/peer-review.md, finding 4): it checks the key and
+every scalar of the proof itself, not only ``Proof.from_bytes``, and every point it computes
+with goes through ``group``'s arithmetic, which refuses an invalid encoding.
 """
 
 from __future__ import annotations
@@ -153,7 +159,8 @@ def prove(
     r_bar = group.from_int(sum(group.to_int(x) for x in r))
     # v_N = 1, v_{i−1} = ũ_i·v_i: r̂ = Σ r̂_i·v_i.
     v = [b""] * n
-    v[n - 1] = group.from_int(1)
+    if n:
+        v[n - 1] = group.from_int(1)
     for i in range(n - 1, 0, -1):
         v[i - 1] = mul(u_t[i], v[i])
     r_chain = group.from_int(sum(group.to_int(mul(r_hat[i], v[i])) for i in range(n)))
@@ -179,9 +186,12 @@ def verify(
         raise Tampered(f"the shuffled deck has {len(out)} cards, not the {n} it was given")
     if len(proof.t) != n + 5 or len(proof.s) != 2 * n + 4:
         raise Tampered("the shuffle proof has the wrong number of parts")
+    group.point(key, "the shuffle's key")
     for a, b in [*deck, *out]:
         group.point(a, "a card of the deck")
         group.point(b, "a card of the deck")
+    for value in proof.s:
+        group.scalar(value, "a scalar of the shuffle proof")
     h, hs = generators(n)
     u = _u(context, deck, out, proof.commitments, key)
     c = _c(context, deck, out, key, proof.commitments, proof.chain, proof.t)
@@ -194,7 +204,7 @@ def verify(
     u_prod = group.from_int(1)
     for ui in u:
         u_prod = group.s_mul(u_prod, ui)
-    c_hat = group.sub(proof.chain[-1], group.mul(u_prod, h))
+    c_hat = group.sub(proof.chain[-1] if n else h, group.mul(u_prod, h))
     c_u = _sum_mul(list(zip(u, proof.commitments, strict=True)))
     a_u = _sum_mul([(u[i], deck[i][0]) for i in range(n)])
     b_u = _sum_mul([(u[i], deck[i][1]) for i in range(n)])
