@@ -22,6 +22,7 @@ from arbiter.cli import (
     notify,
     orders,
     peer,
+    peer_dropout,
     play,
     player,
     ratings,
@@ -162,7 +163,7 @@ def main(
 
 for group in (
     keys, referee, player, life, leave, takeback, orders,
-    play, bot, inspect, replay, demo, mail, git, tournament, peer,
+    play, bot, inspect, replay, demo, mail, git, tournament, peer_dropout, peer,
 ):  # fmt: skip
     group.register(_registry)
 replay_page.register(_registry)  # arbiter html

@@ -26,7 +26,13 @@ VIA = typer.Option(
     "folder",
     "--via",
     help="folder: the folder is shared as it is; git: it is in a clone of the game's "
-    "repository (pulled first; each new file committed and pushed).",
+    "repository (pulled first; each new file committed and pushed); mail: this is your own "
+    "copy (your mailbox read first; each new file mailed to the other seats).",
+)
+MAIL = typer.Option(
+    None,
+    "--mail",
+    help="With --via mail: your mail settings (TOML: [imap], your own mailbox, and [smtp]).",
 )
 
 
@@ -44,7 +50,23 @@ def new(
     game_id: str | None = typer.Option(
         None, "--id", help="The game's id (default: the folder's name)."
     ),
+    deadline: str | None = typer.Option(
+        None, "--deadline", help="How long a seat may take to answer a round, e.g. 2d or 36h."
+    ),
+    remedy: str = typer.Option(
+        "forfeit",
+        "--remedy",
+        help="forfeit: a seat timed out loses and the game ends; escrow: the others rebuild "
+        "its key from the shares it dealt them, and a bot plays it (they learn its hand).",
+    ),
+    notary: str | None = typer.Option(
+        None, "--notary", help="The notary's public key (.pub file or line): it signs timeouts."
+    ),
+    address: list[str] = typer.Option(
+        [], "--address", help="NAME=EMAIL: where mail for that seat goes (--via mail: every seat)."
+    ),
     via: str = VIA,
+    mail: Path | None = MAIL,
 ) -> None:
     """Write a peer game's terms (game.json) into a new shared folder."""
     from arbiter.core.errors import UsageError
@@ -54,9 +76,14 @@ def new(
     if len(seats) != len(seat):
         raise UsageError("a seat is named twice: give each --seat its own NAME")
     options = dict(_pair(o, "--option", "KEY=VALUE") for o in option)
-    travel = Via(folder, via)
+    dropout = _dropout(deadline, remedy)
+    travel = Via(folder, via, mail=mail)
+    addresses = travel.addresses(address, list(seats))
     travel.pull()
-    terms = files.create(folder, game_id or folder.resolve().name, game, options, seats)
+    terms = files.create(
+        folder, game_id or folder.resolve().name, game, options, seats, dropout, notary,
+        addresses=addresses,
+    )
     out = Output()
     send = travel.deliver()
     if send is not None:
@@ -67,7 +94,11 @@ def new(
 
 @app.command("join")
 def join(
-    folder: Path = typer.Argument(...), seat: str = SEAT, key: Path = KEY, via: str = VIA
+    folder: Path = typer.Argument(...),
+    seat: str = SEAT,
+    key: Path = KEY,
+    via: str = VIA,
+    mail: Path | None = MAIL,
 ) -> None:
     """Accept the terms: draw your per-game secret (kept in your own folder) and publish its
     key with a proof that you know it."""
@@ -75,7 +106,7 @@ def join(
     from arbiter.peer import folder as files
     from arbiter.peer.protocol import KEY as OWES_KEY
 
-    travel = Via(folder, via, seat)
+    travel = Via(folder, via, seat, mail)
     travel.pull()
     loaded = files.load(folder, seat)
     owed = loaded.game.owed(seat)
@@ -95,6 +126,7 @@ def play(
     ),
     bot: bool = typer.Option(False, "--bot", help="Let a random bot take your decisions."),
     via: str = VIA,
+    mail: Path | None = MAIL,
 ) -> None:
     """Send everything your seat owes now: shuffles and shares at once, a decision when
     you give one. Then show what the game waits for."""
@@ -113,7 +145,7 @@ def play(
             raise UsageError(
                 '--action is not JSON: quote it, e.g. --action \'{"kind": "end"}\''
             ) from None
-    travel = Via(folder, via, seat)
+    travel = Via(folder, via, seat, mail)
     travel.pull()
     loaded = files.load(folder, seat)
     out = Output()
@@ -127,11 +159,12 @@ def status(
     seat: str | None = typer.Option(None, "--seat", "-s", help="Show this seat's own view."),
     lines: int = typer.Option(8, "--log", help="How many lines of the log to show."),
     via: str = VIA,
+    mail: Path | None = MAIL,
 ) -> None:
     """Show what the game waits for, the end of the log, and a seat's view."""
     from arbiter.peer import folder as files
 
-    Via(folder, via, seat or "peer").pull()
+    Via(folder, via, seat, mail).pull()
     loaded = files.load(folder, seat)
     out = Output()
     _status(loaded, seat, out, lines)
@@ -139,16 +172,33 @@ def status(
 
 @app.command("reveal")
 def reveal(
-    folder: Path = typer.Argument(...), seat: str = SEAT, key: Path = KEY, via: str = VIA
+    folder: Path = typer.Argument(...),
+    seat: str = SEAT,
+    key: Path = KEY,
+    via: str = VIA,
+    mail: Path | None = MAIL,
 ) -> None:
     """Publish your per-game secret once the game is over, so that anyone can decrypt
     the decks and replay the game (arbiter verify FOLDER)."""
     from arbiter.peer.verify import publish
 
-    travel = Via(folder, via, seat)
+    travel = Via(folder, via, seat, mail)
     travel.pull()
     path = publish(folder, seat, key, travel.deliver())
     Output().line(f"wrote {path}: once every seat has, arbiter verify {folder} replays the game")
+
+
+def _dropout(deadline: str | None, remedy: str) -> dict[str, Any] | None:
+    from arbiter.core.deadlines import parse_duration
+    from arbiter.core.errors import UsageError
+
+    if remedy not in ("forfeit", "escrow"):
+        raise UsageError(f"--remedy {remedy!r}: use forfeit or escrow")
+    if deadline is None:
+        if remedy != "forfeit":
+            raise UsageError("--remedy needs a --deadline: how long a seat may take")
+        return None
+    return {"seconds": parse_duration(deadline, "--deadline", minimum=60), "remedy": remedy}
 
 
 def _pair(text: str, flag: str, shape: str) -> tuple[str, str]:
@@ -163,11 +213,15 @@ def _pair(text: str, flag: str, shape: str) -> tuple[str, str]:
 def _send(loaded: Any, seat: str, key: Path, decision: Any, out: Output, travel: Via) -> None:
     """Compose, sign and write each message the seat owes, until it owes none or a
     decision it was not given."""
+    from arbiter.core.errors import UsageError
     from arbiter.peer import folder as files
     from arbiter.peer.protocol import DECISION, KEY
 
     loaded.check_key(seat, key)
     game, player = loaded.game, loaded.player
+    if seat in game.out:
+        raise UsageError(f"{seat} timed out in round {game.out[seat]}: {_out(game, seat)}")
+    _check_escrow(loaded, seat, key)
     given = [decision] if decision is not None else []
     while (owed := game.owed(seat)) is not None:
         if owed.kind == KEY and player.secret is None:
@@ -176,8 +230,37 @@ def _send(loaded: Any, seat: str, key: Path, decision: Any, out: Output, travel:
             return
         choose = _chooser(game.engine, given.pop() if owed.kind == DECISION else None)
         round_, what = game.round, owed.describe()
-        path = loaded.write(player.compose(choose), key, travel.deliver())
+        message = player.compose(choose)
+        if owed.kind == KEY and game.remedy == "escrow":
+            message["escrow"] = _deal(loaded, seat, player.secret)
+        path = loaded.write(message, key, travel.deliver())
         out.line(f"sent {path.name}: {what} (round {round_})")
+
+
+def _deal(loaded: Any, seat: str, secret: bytes) -> dict[str, Any]:
+    """The escrow of ``seat``'s secret, sealed to each holder's SSH key (docs/peer.md §7)."""
+    from arbiter.peer import escrow, timeouts
+
+    keys = timeouts.signer_keys(loaded.terms)
+    return escrow.deal(secret, [(h, keys[h]) for h in loaded.game.holders(seat)])
+
+
+def _check_escrow(loaded: Any, seat: str, key: Path) -> None:
+    """Open and check every escrow share dealt to ``seat`` (its SSH key is at hand): a
+    false one names its dealer before anything more is sent."""
+    from arbiter.peer import escrow
+
+    game = loaded.game
+    for dealer, (commitments, field) in game.escrow.items():
+        holders = game.holders(dealer)
+        if seat in holders:
+            escrow.open_share(field, commitments, holders.index(seat) + 1, key, dealer)
+
+
+def _out(game: Any, seat: str) -> str:
+    if game.forfeit == seat:
+        return "it forfeited and the game is over"
+    return "its escrow was opened and a bot plays its seat"
 
 
 def _chooser(engine: Any, wanted: Any) -> Any:
@@ -203,11 +286,21 @@ def _chooser(engine: Any, wanted: Any) -> Any:
 
 def _status(loaded: Any, seat: str | None, out: Output, lines: int = 8) -> None:
     game = loaded.game
-    if game.over:
+    if game.forfeit is not None:
+        out.line(
+            f"the game is over: {game.forfeit} did not answer round {game.out[game.forfeit]} "
+            "in time and forfeits (ranked last)"
+        )
+    elif game.over:
         out.line(f"the game is over after {game.round} rounds")
     else:
         waiting = [o.describe() for s, o in game.waiting.items() if s not in game.answered]
         out.line(f"round {game.round} waits for: " + "; ".join(waiting))
+        _deadline(loaded, seat, out)
+    if loaded.pending:
+        out.line(f"{len(loaded.pending)} message(s) of later rounds wait for this round's")
+    for gone in sorted(game.stand_ins):
+        out.line(f"{gone} timed out in round {game.out[gone]}: a bot plays its seat")
     log = game.narrate(game.opened, None) if loaded.player is None else loaded.player.log()
     for line in log[-lines:]:
         out.line("  " + line)
@@ -225,6 +318,22 @@ def _status(loaded: Any, seat: str | None, out: Output, lines: int = 8) -> None:
                 out.line(
                     f"  {n:3}. {game.engine.label(action)}    {json.dumps(action, sort_keys=True)}"
                 )
+
+
+def _deadline(loaded: Any, seat: str | None, out: Output) -> None:
+    """When the round in progress is due, by this seat's clock (docs/peer.md §7)."""
+    from arbiter.peer import folder as files
+    from arbiter.peer import timeouts
+
+    dropout = loaded.terms.get("dropout")
+    if dropout is None or seat is None:
+        return
+    opened = timeouts.opened(files.secret_home(), loaded.terms, seat, loaded.game)
+    due = timeouts.due(opened, dropout["seconds"])
+    out.line(
+        f"due {due} by your clock (opened {opened}); then: arbiter peer timeout, "
+        f"and the remedy is {dropout['remedy']}"
+    )
 
 
 def register(main: typer.Typer) -> None:

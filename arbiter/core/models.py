@@ -1295,6 +1295,23 @@ class PeerRerandomise(Strict):
     proof: Bytes
 
 
+class PeerEscrowShare(Strict):
+    """One holder's escrow share of the sender's secret, sealed with age to the holder's
+    SSH key (base64 of the age file)."""
+
+    holder: SeatId
+    """A seat, or `notary`."""
+    sealed: Annotated[str, WithJsonSchema(_chars("[A-Za-z0-9+/]", "A-Za-z0-9+/=", 4096))]
+
+
+class PeerEscrow(Strict):
+    """Feldman's verifiable secret sharing of the sender's per-game secret (docs/peer.md
+    §7): the commitments C_0 = X (its key) … C_{t−1}, and each holder's sealed share."""
+
+    commitments: list[Hex32] = Field(min_length=1, max_length=17)
+    shares: list[PeerEscrowShare] = Field(min_length=1, max_length=17)
+
+
 class PeerMove(Strict):
     """One message of a peer game: what its seat owes in round `round`. Its key and the
     proof of knowledge (the first round); its shuffles; its shares; or its decision with
@@ -1312,6 +1329,8 @@ class PeerMove(Strict):
     """The seat's per-game public key (the keys round)."""
     proof: Annotated[str, WithJsonSchema(_exact("[0-9a-f]{128}", 128))] | None = None
     """The Schnorr proof that the seat knows the key's secret."""
+    escrow: PeerEscrow | None = None
+    """With the key, when the terms' remedy is escrow: its secret split among the others."""
     shuffles: list[PeerShuffle] | None = Field(default=None, max_length=64)
     shares: list[PeerShare] | None = Field(default=None, max_length=4096)
     """The shares it owes: alone, or riding on its decision when it decides next."""
@@ -1371,6 +1390,9 @@ class PeerGameFile(Strict):
 
     format: Literal["arbiter.peer-game/1"]
     game: GameId
+    nonce: Hex32 | SkipJsonSchema[None] = None
+    """Random, drawn by `peer new`: two games made with the same id and seats are still
+    two games to every proof (each binds game.json's digest)."""
     engine: EngineRef
     options: dict[str, Any]
     """The engine's options as it parsed them (data embedded)."""
@@ -1394,6 +1416,30 @@ class PeerRevealFile(Strict):
     signature: Armored
 
 
+class PeerTimeoutFile(Strict):
+    """A signed statement that a seat did not answer a round in time (namespace
+    arbiter-peer-timeout, docs/peer.md §7). The notary's alone, or every other seat's,
+    ends the seat's part: the game is forfeited, or, under escrow, each holder's share of
+    its secret (here in the clear) rebuilds it and a bot plays the seat."""
+
+    format: Literal["arbiter.peer-timeout/1"]
+    game: GameId
+    round: int = Field(ge=0)
+    after: Digest
+    """The head of the round the seat did not answer."""
+    absent: SeatId
+    signer: SeatId
+    """A seat, or `notary`."""
+    opened: UtcTime
+    """When the signer saw the round open (its own clock)."""
+    at: UtcTime
+    """When it signed (at least the terms' seconds after `opened`)."""
+    share: Hex32 | SkipJsonSchema[None] = None
+    """Under escrow: the signer's share of the absent seat's secret, unsealed."""
+    signature: Armored
+
+
 SCHEMA_MODELS["peer-move"] = PeerMove
+SCHEMA_MODELS["peer-timeout"] = PeerTimeoutFile
 SCHEMA_MODELS["peer-reveal"] = PeerRevealFile
 SCHEMA_MODELS["peer-game"] = PeerGameFile

@@ -21,7 +21,7 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from arbiter.core.canonical import canonical, digest
 from arbiter.core.errors import ArbiterError, Tampered, UsageError
 from arbiter.core.gamedir import atomic_write, ensure_dir
 from arbiter.core.peer import fresh, group
+from arbiter.peer import timeouts
 from arbiter.peer.protocol import PeerGame
 from arbiter.peer.seat import PeerSeat
 
@@ -48,9 +49,17 @@ def secret_home() -> Path:
 
 
 def create(
-    root: Path, game: str, engine_name: str, raw: dict[str, str], seats: dict[str, str]
+    root: Path,
+    game: str,
+    engine_name: str,
+    raw: dict[str, str],
+    seats: dict[str, str],
+    dropout: dict[str, Any] | None = None,
+    notary: str | None = None,
+    addresses: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Write a new peer game's terms into ``root`` (which must not hold a game)."""
+    """Write a new peer game's terms into ``root`` (which must not hold a game):
+    ``dropout`` ({seconds, remedy}) and the ``notary``'s public key when given."""
     if (root / "game.json").exists():
         raise UsageError(f"{root} already holds a game: choose a new folder")
     engine = registry.get(engine_name)
@@ -63,13 +72,31 @@ def create(
         raise UsageError(
             f"{title} needs {low} to {high} seats, not {len(seats)}: name each with --seat"
         )
-    terms = {
+    if "notary" in seats:
+        raise UsageError("a seat cannot be named notary (the notary is named by --notary)")
+    if dropout and dropout["remedy"] == "escrow" and len(seats) == 2 and notary is None:
+        raise UsageError(
+            "escrow with two seats and no notary would give the other player your whole key: "
+            "name a notary (--notary), or use --remedy forfeit"
+        )
+    if notary is not None and dropout is None:
+        raise UsageError("a notary runs deadlines: give --deadline (and --remedy) with --notary")
+    terms: dict[str, Any] = {
         "format": FORMAT,
         "game": game,
+        "nonce": fresh.scalar().hex(),
         "engine": {"name": engine.info.name, "version": engine.info.version},
         "options": engine.parse_options(raw),
         "seats": [{"seat": s, "key": signing.read_public_key(k)} for s, k in seats.items()],
     }
+    given = addresses or {}  # a seat's mail address (--via mail), only when given
+    for entry in terms["seats"]:
+        if entry["seat"] in given:
+            entry["address"] = given[entry["seat"]]
+    if notary is not None:
+        terms["notary"] = {"key": signing.read_public_key(notary)}
+    if dropout is not None:
+        terms["dropout"] = dropout
     schemas.validate("peer-game", terms, "game.json")
     atomic_write(root / "game.json", canonical(terms) + b"\n")
     ensure_dir(root / "messages")
@@ -89,6 +116,10 @@ class Folder:
     reader: str | None = None
     """The seat reading the folder: it keeps a ledger of every file it has read."""
     ledger: dict[str, str] | None = None
+    pending: list[str] = field(default_factory=list)
+    """Messages of a later round than the game is at (they came early: they wait)."""
+    void: list[str] = field(default_factory=list)
+    """Messages a seat sent after its complete timeout (skipped, docs/peer.md §7)."""
 
     @property
     def player(self) -> PeerSeat | None:
@@ -221,7 +252,10 @@ def load(
     seats = [s["seat"] for s in terms["seats"]]
     if seat is not None and seat not in seats:
         raise UsageError(f"{seat!r} is not a seat of this game ({', '.join(seats)})")
-    game = PeerGame(engine, terms["options"], seats, terms["game"], digest(terms))
+    remedy = (terms.get("dropout") or {}).get("remedy")
+    game = PeerGame(
+        engine, terms["options"], seats, terms["game"], digest(terms), remedy, "notary" in terms
+    )
     players = {s: PeerSeat(game, s, secret=x) for s, x in (secrets or {}).items()}
     if seat is not None:
         players = {seat: PeerSeat(game, seat, secret=read_secret(terms, seat))}
@@ -230,7 +264,9 @@ def load(
     if watch is not None:
         watch(folder)
     read: dict[str, str] = {}
+    signed = timeouts.read(root, terms)
     for file, sender in _messages(root, seats):
+        timeouts.settle(game, signed)
         data = file.read_bytes()
         read[file.name] = hashlib.sha256(data).hexdigest()
         if file.name in seen and seen[file.name] != read[file.name]:
@@ -238,6 +274,14 @@ def load(
                 f"messages/{file.name} changed since {seat} read it: {sender} sent two "
                 "different messages for one round (keep both copies to show it)"
             )
+        if int(file.name[:6]) > game.round and not game.over:
+            # A later round's message came before the rest of this round (mail, a sync):
+            # it waits, unread, until they are in (a forgery is caught then, at its turn).
+            folder.pending.append(file.name)
+            continue
+        if sender in game.out and int(file.name[:6]) >= game.out[sender]:
+            folder.void.append(file.name)  # sent after its complete timeout: void (§7)
+            continue
         try:
             message = json.loads(data.decode("utf-8"))
             if not isinstance(message, dict) or message.get("seat") != sender:
@@ -247,6 +291,7 @@ def load(
         except (ValueError, ArbiterError) as error:
             raise Tampered(f"{file.relative_to(root)}: {error}") from None
         folder.messages += 1
+    timeouts.settle(game, signed)
     gone = sorted(set(seen) - set(read))
     if gone:
         raise Tampered(
@@ -256,6 +301,9 @@ def load(
         folder.ledger = read
         if read != seen:
             folder.save_ledger()
+        if terms.get("dropout") and not game.over:
+            # Its clock for deadlines: when it first saw this round open (§7).
+            timeouts.opened(secret_home(), terms, seat, game)
     return folder
 
 

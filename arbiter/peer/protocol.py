@@ -43,14 +43,14 @@ from arbiter.core.hidden import (
 from arbiter.core.peer import dleq, elgamal, group, oneof, schnorr, shuffle
 from arbiter.core.peer.elgamal import Ciphertext
 from arbiter.core.peer.transcript import Context
-from arbiter.peer import wire
+from arbiter.peer import escrow, wire
 from arbiter.peer.decks import Deck
 
 Action = dict[str, Any]
 KEY, SHUFFLE, SHARES, DECISION = "key", "shuffle", "shares", "decision"
 HEAD = frozenset({"format", "game", "seat", "round", "after", "signature"})
 FIELDS = {
-    KEY: frozenset({"key", "proof"}),
+    KEY: frozenset({"key", "proof", "escrow"}),
     SHUFFLE: frozenset({"shuffles"}),
     SHARES: frozenset({"shares"}),
     DECISION: frozenset({"decision", "shares", "rerandomise", "openings", "claims", "ahead"}),
@@ -117,9 +117,27 @@ class Step:
 
 class PeerGame:
     def __init__(
-        self, engine: Engine, options: Mapping[str, Any], seats: list[str], game: str, manifest: str
+        self,
+        engine: Engine,
+        options: Mapping[str, Any],
+        seats: list[str],
+        game: str,
+        manifest: str,
+        remedy: str | None = None,
+        notary: bool = False,
     ) -> None:
         self.engine = engine
+        self.remedy = remedy
+        """The terms' remedy for a silent seat: None, ``forfeit`` or ``escrow`` (§7)."""
+        self.notary = notary
+        self.escrow: dict[str, tuple[list[bytes], dict[str, Any]]] = {}
+        """Under escrow: each seat's Feldman commitments and its key message's field."""
+        self.out: dict[str, int] = {}
+        """The seats timed out, with the round each missed."""
+        self.forfeit: str | None = None
+        """The seat whose timeout ended the game."""
+        self.stand_ins: dict[str, Any] = {}
+        """The seats a bot now plays from their rebuilt secret (``peer.standin``)."""
         self.options = dict(options)
         self.seats = list(seats)
         self.game = game
@@ -168,6 +186,36 @@ class PeerGame:
     @property
     def over(self) -> bool:
         return not self.waiting
+
+    def holders(self, seat: str) -> list[str]:
+        """Who holds an escrow share of ``seat``'s secret (index = position + 1)."""
+        return escrow.holders(self.seats, seat, self.notary)
+
+    def can_rebuild(self, seat: str) -> bool:
+        """Whether escrow can bring ``seat`` back as a bot: the terms say so, it dealt its
+        escrow with its key, and no holder is itself out (its share would be lost)."""
+        return (
+            self.remedy == "escrow"
+            and seat in self.escrow
+            and not any(h in self.out for h in self.holders(seat))
+        )
+
+    def timeout(self, seat: str, bot: Any = None) -> None:
+        """``seat`` missed the round in progress, and a complete timeout says so (§7): the
+        game ends with it forfeiting, or ``bot`` (a ``StandIn`` holding the secret its
+        holders' escrow shares rebuilt, ``standin.rebuild``) answers for it from now on."""
+        if self.owed(seat) is None:
+            raise Tampered(f"{seat} owes nothing in round {self.round}: it cannot time out")
+        if bot is None:
+            self.out[seat] = self.round
+            self.forfeit = seat
+            self.waiting, self.answered, self.checked = {}, {}, {}
+            return
+        if bot.seat != seat or group.base(bot.secret) != self.keys[seat]:
+            raise Tampered(f"the bot for {seat} does not hold {seat}'s secret")
+        self.out[seat] = self.round
+        self.stand_ins[seat] = bot
+        self._fill()
 
     def owed(self, seat: str) -> Owed | None:
         """What ``seat`` owes in the round in progress (None: nothing, or already sent)."""
@@ -344,6 +392,21 @@ class PeerGame:
     def receive(self, message: dict[str, Any]) -> None:
         """Check ``message`` whole against the round in progress and take it; refuse it
         (``Tampered``, the game unchanged) with a reason naming it."""
+        if isinstance(message, dict) and message.get("seat") in self.stand_ins:
+            raise wire.refuse(message, "a bot plays this seat since it timed out")
+        self._receive(message)
+        self._fill()
+
+    def _fill(self) -> None:
+        """Let the bots of timed-out seats answer what they owe (the same messages on
+        every machine: they draw from their rebuilt secret and the head, ``StandIn``)."""
+        while True:
+            due = [s for s in self.seats if s in self.stand_ins and self.owed(s) is not None]
+            if not due:
+                return
+            self._receive(self.stand_ins[due[0]].compose())
+
+    def _receive(self, message: dict[str, Any]) -> None:
         if not isinstance(message, dict):
             raise Tampered("a peer message is a JSON object")
         seat = message.get("seat")
@@ -394,6 +457,12 @@ class PeerGame:
         )
         if key in self.keys.values() or key in (m.get("key") for m in self.answered.values()):
             raise Tampered("this per-game key is another seat's")
+        if self.remedy == "escrow":
+            names = self.holders(owed.seat)
+            commitments = escrow.check_public(message.get("escrow"), key, names)
+            self.checked[owed.seat] = commitments
+        elif "escrow" in message:
+            raise Tampered("the terms name no escrow: its key carries none")
 
     def _check_shuffle(self, owed: Owed, message: dict[str, Any]) -> None:
         sent = message.get("shuffles")
@@ -553,6 +622,8 @@ class PeerGame:
         """Apply a checked message (its round is complete; seat order)."""
         if owed.kind == KEY:
             self.keys[owed.seat] = wire.unhex(message["key"], "the key")
+            if self.remedy == "escrow":
+                self.escrow[owed.seat] = (self.checked[owed.seat], message["escrow"])
             if len(self.keys) == len(self.seats):
                 self.joint = elgamal.joint_key([self.keys[s] for s in self.seats])
         elif owed.kind == SHUFFLE:
@@ -631,6 +702,8 @@ def _claims(value: Any) -> dict[str, bytes]:
     for item in value:
         if not isinstance(item, dict) or not isinstance(item.get("card"), str):
             raise Tampered("a claim does not name its card")
+        if item["card"] in out:
+            raise Tampered(f"it claims {item['card']} twice")  # docs/peer-review.md, finding 7
         out[item["card"]] = wire.unhex(
             item.get("proof"), f"the proof of the claim on {item['card']}"
         )

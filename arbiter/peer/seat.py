@@ -118,7 +118,7 @@ class PeerSeat:
     def _share(self, card: str, held: dict[str, Any] | None = None) -> dict[str, str]:
         assert self.secret is not None
         a = (held or {}).get(card, self.game.cipher(card))[0]
-        share, proof = dleq.share(self.secret, a, self.game.context(self.seat))
+        share, proof = dleq.share(self.secret, a, self.game.context(self.seat), self.draw())
         return {"card": card, "share": wire.hexed(share), "proof": wire.hexed(proof)}
 
     def _riding(self, cards: tuple[str, ...]) -> dict[str, str]:

@@ -83,6 +83,10 @@ def verify(root: Path) -> Report:
     terms = files.load_terms(root)
     secrets = _secrets(root, terms)
     seats = [s["seat"] for s in terms["seats"]]
+    if sorted(secrets) != sorted(seats):
+        # A seat timed out under escrow never reveals: its holders rebuilt its secret.
+        rebuilt = files.load(root).game.stand_ins
+        secrets.update({s: b.secret for s, b in rebuilt.items() if s not in secrets})
     complete = sorted(secrets) == sorted(seats)
     seen: list[dict[str | None, Any]] = []
 
@@ -106,6 +110,9 @@ def verify(root: Path) -> Report:
     report.checks.append(
         f"{loaded.messages} messages: every signature, key, shuffle, share, opening and claim"
     )
+    for seat, round_ in game.out.items():
+        what = "forfeits" if game.forfeit == seat else "its escrow rebuilt its key; a bot played it"
+        report.checks.append(f"{seat} timed out in round {round_} (every signer agreed): {what}")
     if not (game.over and complete):
         return report
     decks = reveal.orders(game, secrets)

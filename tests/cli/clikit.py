@@ -111,7 +111,9 @@ def new_game(cli: Cli, tmp_path: Path, keys: Path, *extra: Any) -> Game:
     return Game(root, keys, files, cli)
 
 
-def new_peer_game(cli: Cli, tmp_path: Path, name: str, engine: str, seats: list[str]) -> Path:
+def new_peer_game(
+    cli: Cli, tmp_path: Path, name: str, engine: str, seats: list[str], *terms: Any
+) -> Path:
     """A new peer game (``arbiter peer new``) in ``tmp_path/name``, the seats' keys made in
     ``tmp_path/keys``; the caller points ARBITER_PEER_HOME at a folder of the test's."""
     keys = tmp_path / "keys"
@@ -119,6 +121,6 @@ def new_peer_game(cli: Cli, tmp_path: Path, name: str, engine: str, seats: list[
         ok(cli("keygen", seat, "--dir", keys))
     root = tmp_path / name
     named = [arg for s in seats for arg in ("--seat", f"{s}={keys / s}.pub")]
-    made = ok(cli("peer", "new", root, "--game", engine, *named))
+    made = ok(cli("peer", "new", root, "--game", engine, *named, *terms))
     assert f"peer game {name}: {engine} for {', '.join(seats)}" in made.out
     return root
