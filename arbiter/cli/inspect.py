@@ -236,10 +236,11 @@ def _verify_peer(folder: Path, out: Output) -> None:
     elif not report.over:
         out.line(f"verified peer game {report.game}: every proof so far (the game goes on)")
     else:
-        missing = ", ".join(report.missing)
+        missing = " and ".join(report.missing)
+        verb = "publishes its secret" if len(report.missing) == 1 else "publish their secrets"
         out.line(
             f"verified peer game {report.game}: every proof; its cards stay unknown until "
-            f"{missing} publish their secrets (arbiter peer reveal)"
+            f"{missing} {verb} (arbiter peer reveal)"
         )
 
 

@@ -17,6 +17,8 @@ import typer
 
 from arbiter.cli.output import Output
 from arbiter.cli.peer_via import Via
+from arbiter.play.peer_turn import send as _send
+from arbiter.play.peer_turn import status as _status
 
 app = typer.Typer(help="Play with no referee: the players shuffle and deal among themselves.")
 
@@ -81,7 +83,13 @@ def new(
     addresses = travel.addresses(address, list(seats))
     travel.pull()
     terms = files.create(
-        folder, game_id or folder.resolve().name, game, options, seats, dropout, notary,
+        folder,
+        game_id or folder.resolve().name,
+        game,
+        options,
+        seats,
+        dropout,
+        notary,
         addresses=addresses,
     )
     out = Output()
@@ -89,7 +97,26 @@ def new(
     if send is not None:
         send(folder / "game.json", (folder / "game.json").read_bytes())
     out.line(f"peer game {terms['game']}: {terms['engine']['name']} for {', '.join(seats)}")
-    out.line("each player now runs: arbiter peer join " + str(folder) + " --seat NAME --key KEY")
+    if dropout is not None:
+        from arbiter.core.deadlines import describe_duration
+
+        if dropout["remedy"] == "escrow":
+            who = "the other seats" + (" and the notary" if notary else "") + " together"
+            then = "its escrow is opened and a bot plays it"
+        else:
+            who = "the notary (or the other seats together)" if notary else "the other seats"
+            then = "it forfeits"
+        out.line(
+            f"a seat has {describe_duration(dropout['seconds'])} to answer each round; then "
+            f"{who} may time it out: {then} (docs/peer.md §7)"
+        )
+    if via == "mail":
+        out.line(
+            "game.json went to every seat's address; each player now runs: arbiter peer join "
+            f"COPY/{terms['game']} --seat NAME --key KEY --via mail --mail CONFIG"
+        )
+    else:
+        out.line(f"each player now runs: arbiter peer join {folder} --seat NAME --key KEY")
 
 
 @app.command("join")
@@ -208,132 +235,6 @@ def _pair(text: str, flag: str, shape: str) -> tuple[str, str]:
     if not sep or not name or not value:
         raise UsageError(f"{flag} {text!r}: write it as {shape}")
     return name, value
-
-
-def _send(loaded: Any, seat: str, key: Path, decision: Any, out: Output, travel: Via) -> None:
-    """Compose, sign and write each message the seat owes, until it owes none or a
-    decision it was not given."""
-    from arbiter.core.errors import UsageError
-    from arbiter.peer import folder as files
-    from arbiter.peer.protocol import DECISION, KEY
-
-    loaded.check_key(seat, key)
-    game, player = loaded.game, loaded.player
-    if seat in game.out:
-        raise UsageError(f"{seat} timed out in round {game.out[seat]}: {_out(game, seat)}")
-    _check_escrow(loaded, seat, key)
-    given = [decision] if decision is not None else []
-    while (owed := game.owed(seat)) is not None:
-        if owed.kind == KEY and player.secret is None:
-            player.secret = files.new_secret(loaded.terms, seat)
-        if owed.kind == DECISION and not given:
-            return
-        choose = _chooser(game.engine, given.pop() if owed.kind == DECISION else None)
-        round_, what = game.round, owed.describe()
-        message = player.compose(choose)
-        if owed.kind == KEY and game.remedy == "escrow":
-            message["escrow"] = _deal(loaded, seat, player.secret)
-        path = loaded.write(message, key, travel.deliver())
-        out.line(f"sent {path.name}: {what} (round {round_})")
-
-
-def _deal(loaded: Any, seat: str, secret: bytes) -> dict[str, Any]:
-    """The escrow of ``seat``'s secret, sealed to each holder's SSH key (docs/peer.md §7)."""
-    from arbiter.peer import escrow, timeouts
-
-    keys = timeouts.signer_keys(loaded.terms)
-    return escrow.deal(secret, [(h, keys[h]) for h in loaded.game.holders(seat)])
-
-
-def _check_escrow(loaded: Any, seat: str, key: Path) -> None:
-    """Open and check every escrow share dealt to ``seat`` (its SSH key is at hand): a
-    false one names its dealer before anything more is sent."""
-    from arbiter.peer import escrow
-
-    game = loaded.game
-    for dealer, (commitments, field) in game.escrow.items():
-        holders = game.holders(dealer)
-        if seat in holders:
-            escrow.open_share(field, commitments, holders.index(seat) + 1, key, dealer)
-
-
-def _out(game: Any, seat: str) -> str:
-    if game.forfeit == seat:
-        return "it forfeited and the game is over"
-    return "its escrow was opened and a bot plays its seat"
-
-
-def _chooser(engine: Any, wanted: Any) -> Any:
-    """The decision maker of one message: the decision given (checked against the legal
-    ones, with the engine's reason if it is not one), or a bot's random choice."""
-    from arbiter.core.errors import IllegalAction, UsageError
-    from arbiter.core.peer import fresh, group
-
-    def choose(state: Any, seat: str, legal: list[Any]) -> Any:
-        if wanted in (None, "bot"):
-            return legal[group.to_int(fresh.scalar()) % len(legal)]
-        if isinstance(wanted, tuple):
-            if wanted[1] > len(legal):
-                raise UsageError(f"--pick {wanted[1]}: there are {len(legal)} decisions")
-            return legal[wanted[1] - 1]
-        if wanted not in legal:
-            engine.check(state, seat, wanted)
-            raise IllegalAction(f"{json.dumps(wanted)} is not one of your decisions now")
-        return wanted
-
-    return choose
-
-
-def _status(loaded: Any, seat: str | None, out: Output, lines: int = 8) -> None:
-    game = loaded.game
-    if game.forfeit is not None:
-        out.line(
-            f"the game is over: {game.forfeit} did not answer round {game.out[game.forfeit]} "
-            "in time and forfeits (ranked last)"
-        )
-    elif game.over:
-        out.line(f"the game is over after {game.round} rounds")
-    else:
-        waiting = [o.describe() for s, o in game.waiting.items() if s not in game.answered]
-        out.line(f"round {game.round} waits for: " + "; ".join(waiting))
-        _deadline(loaded, seat, out)
-    if loaded.pending:
-        out.line(f"{len(loaded.pending)} message(s) of later rounds wait for this round's")
-    for gone in sorted(game.stand_ins):
-        out.line(f"{gone} timed out in round {game.out[gone]}: a bot plays its seat")
-    log = game.narrate(game.opened, None) if loaded.player is None else loaded.player.log()
-    for line in log[-lines:]:
-        out.line("  " + line)
-    if game.settled < len(game.history):
-        return  # the last step's cards are still being opened: nothing to show yet
-    if loaded.player is not None and loaded.player.secret is not None and game.state is not None:
-        view = loaded.player.view()
-        for line in game.engine.render(view, seat) or [json.dumps(view, sort_keys=True)]:
-            out.line(line)
-        owed = game.owed(seat) if seat is not None else None
-        if owed is not None and owed.kind == "decision":
-            legal = game.engine.legal_actions(loaded.player.private(), seat)
-            out.line("your decisions (play --pick N, or --action JSON):")
-            for n, action in enumerate(legal, start=1):
-                out.line(
-                    f"  {n:3}. {game.engine.label(action)}    {json.dumps(action, sort_keys=True)}"
-                )
-
-
-def _deadline(loaded: Any, seat: str | None, out: Output) -> None:
-    """When the round in progress is due, by this seat's clock (docs/peer.md §7)."""
-    from arbiter.peer import folder as files
-    from arbiter.peer import timeouts
-
-    dropout = loaded.terms.get("dropout")
-    if dropout is None or seat is None:
-        return
-    opened = timeouts.opened(files.secret_home(), loaded.terms, seat, loaded.game)
-    due = timeouts.due(opened, dropout["seconds"])
-    out.line(
-        f"due {due} by your clock (opened {opened}); then: arbiter peer timeout, "
-        f"and the remedy is {dropout['remedy']}"
-    )
 
 
 def register(main: typer.Typer) -> None:

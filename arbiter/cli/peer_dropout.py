@@ -99,6 +99,13 @@ def _sign(
         out.line(_ended(after.game))
     for seat in sorted(set(after.game.stand_ins) - set(game.stand_ins)):
         out.line(f"{seat} is out: its escrow rebuilt its key, and a bot plays its seat")
+    if after.game.round == game.round and not after.game.over:
+        signed = timeouts.read(folder, terms)
+        for seat in owing:
+            still = timeouts.missing(after.game, seat, signed)
+            if still and signer in signed.get((game.round, seat), {}):
+                verb = "signs" if len(still) == 1 else "sign"
+                out.line(f"{seat}'s timeout takes effect once {' and '.join(still)} {verb} too")
 
 
 def _ended(game: object) -> str:

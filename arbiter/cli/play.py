@@ -34,7 +34,8 @@ class _DefaultGroup(TyperGroup):
 
 app = typer.Typer(
     help="Play your games: one command per decision, by desk, mail or git.\n\n"
-    "`arbiter play add GAME.JSON --seat S --key K --via desk|mail|git` once per game; then "
+    "`arbiter play add GAME.JSON --seat S --key K --via desk|mail|git` once per game (a peer "
+    "game, with no referee: --via folder|git|mail); then "
     "`arbiter play` opens the game waiting for you, `arbiter play GAME` one game (`--web`: "
     "in a local browser page), `arbiter play list` shows them all. docs/player-guide.md.",
     cls=_DefaultGroup,
@@ -84,6 +85,9 @@ def open_game(
         if chosen is None:
             return
         game = chosen
+    peer = launch.peer_entry(game)
+    if peer is not None:  # a game with no referee (docs/peer.md): the terminal only
+        raise typer.Exit(launch.play_peer(peer, key, web))
     session = launch.session_for(game, key, drop)
     if web:
         raise typer.Exit(launch.web(session, open_browser=not no_browser))
@@ -101,11 +105,16 @@ def list_games(as_json: bool = typer.Option(False, "--json", help="Print JSON.")
 @app.command("add")
 def add(
     manifest: Path = typer.Argument(
-        ..., help="The game.json the referee sent you.", metavar="GAME-JSON"
+        ...,
+        help="The game.json the referee sent you, or a peer game's in its folder (by mail: "
+        "your copy's, taken from your mailbox if it is not there yet).",
+        metavar="GAME-JSON",
     ),
     seat: str = typer.Option(..., "--seat", "-s", help="Your seat."),
     key: Path = typer.Option(..., "--key", "-k", help="Your private key."),
-    via: str = typer.Option(..., "--via", help="desk, mail or git."),
+    via: str = typer.Option(
+        ..., "--via", help="desk, mail or git; a peer game (no referee): folder, git or mail."
+    ),
     folder: Path | None = typer.Option(
         None, "--folder", help="desk: the game folder (default: the game.json's folder)."
     ),
@@ -113,7 +122,7 @@ def add(
         None, "--drop", help="desk: the folder the referee collects move files from."
     ),
     config: Path | None = typer.Option(
-        None, "--config", help="mail: your TOML with [smtp] and [imap] sections."
+        None, "--config", help="mail, a peer game's too: your TOML with [smtp] and [imap]."
     ),
     to: str | None = typer.Option(None, "--to", help="mail: the referee desk's address."),
     clone: Path | None = typer.Option(

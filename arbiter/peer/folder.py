@@ -282,6 +282,10 @@ def load(
         if sender in game.out and int(file.name[:6]) >= game.out[sender]:
             folder.void.append(file.name)  # sent after its complete timeout: void (§7)
             continue
+        if game.forfeit is not None:
+            # The rest of the round a forfeit ended (the others' answers): void too.
+            folder.void.append(file.name)
+            continue
         try:
             message = json.loads(data.decode("utf-8"))
             if not isinstance(message, dict) or message.get("seat") != sender:

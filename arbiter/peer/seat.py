@@ -121,7 +121,7 @@ class PeerSeat:
         share, proof = dleq.share(self.secret, a, self.game.context(self.seat), self.draw())
         return {"card": card, "share": wire.hexed(share), "proof": wire.hexed(proof)}
 
-    def _riding(self, cards: tuple[str, ...]) -> dict[str, str]:
+    def riding(self, cards: tuple[str, ...]) -> dict[str, str]:
         """The public cards its own shares of ``cards`` open, the others' being in."""
         assert self.secret is not None
         public = placeholders(self.game.engine.view(self.game.state, None))
@@ -140,7 +140,7 @@ class PeerSeat:
         """Its decision, with the shares riding on it (docs/peer.md §5.2), the openings of
         the hidden cards it shows and the claims of those it keeps (§3.5)."""
         engine = self.game.engine
-        shown = self._riding(riding)
+        shown = self.riding(riding)
         shared = private_state(engine, self.game.state, {**self.game.opened, **shown})
         state = private_state(engine, self.game.state, {**shown, **self.known()})
         action = choose(state, self.seat, engine.legal_actions(state, self.seat))

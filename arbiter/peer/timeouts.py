@@ -119,6 +119,17 @@ def complete(
     return all(s in statements for s in others), None
 
 
+def missing(game: PeerGame, seat: str, signed: Signed) -> list[str]:
+    """Who must still time ``seat`` out of the round in progress for it to take effect
+    (one of the lists ``complete`` accepts: under forfeit, the notary or every other seat)."""
+    have = {s for s, doc in signed.get((game.round, seat), {}).items() if doc["after"] == game.head}
+    if game.can_rebuild(seat):
+        return [h for h in game.holders(seat) if h not in have]
+    if escrow.NOTARY in have:
+        return []
+    return [s for s in game.seats if s != seat and s not in game.out and s not in have]
+
+
 # -- each reader's clock ---------------------------------------------------------------
 def clock_path(home: Path, terms: dict[str, Any], reader: str) -> Path:
     return home / f"{terms['game']}.{reader}.clock"

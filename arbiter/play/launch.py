@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arbiter.cli.output import Output
 from arbiter.core.errors import ArbiterError, NotReady, UsageError
 from arbiter.play import games as my_games
 from arbiter.play.session import Session
+
+if TYPE_CHECKING:
+    from arbiter.play.profile import GameEntry
 
 STATE_NAMES = ("state.json", "state.json.age")
 
@@ -48,6 +51,11 @@ def session_for(game: str, key: Path | None, drop: Path | None) -> Session:
     from arbiter.play.transports import open_transport
 
     entry = _profile_entry(game)
+    if entry.via == "peer":
+        raise UsageError(
+            f"game {entry.game} is a peer game (no referee): `arbiter play {entry.game}` plays "
+            "it in the terminal; standing orders need a referee"
+        )
     from arbiter.play import profile
 
     copy = profile.state_dir(entry.game) / "game.json"
@@ -84,6 +92,24 @@ def _local_session(path: Path, key: Path | None, drop: Path | None) -> Session:
         seen=seen,
         seat=seat,
     )
+
+
+def peer_entry(game: str) -> GameEntry | None:
+    """The profile's entry of ``game`` when it is a peer game (None: any other argument,
+    which ``session_for`` then reads)."""
+    from arbiter.play import profile
+
+    entry = profile.load().get(game)
+    return entry if entry is not None and entry.via == "peer" else None
+
+
+def play_peer(entry: GameEntry, key: Path | None, web: bool) -> int:
+    """Open a peer game in the terminal (the page does not show peer games yet)."""
+    from arbiter.play import peer_desk
+
+    if web:
+        raise UsageError("the web page does not show peer games yet: play it in the terminal")
+    return peer_desk.play(entry, key, Output())
 
 
 def terminal(session: Session, plain: bool | None) -> int:
@@ -187,6 +213,11 @@ def rows() -> list[my_games.Row]:
     now = now_utc()
     out = []
     for game, entry in profile.load().items():
+        if entry.via == "peer":
+            from arbiter.play import peer_desk
+
+            out.append(peer_desk.row(entry, now))
+            continue
         manifest = my_games.read_manifest(profile.state_dir(game) / "game.json") or (
             my_games.read_manifest(entry.manifest)
         )
@@ -260,8 +291,29 @@ def add(
     path: str | None = None,
 ) -> str:
     """Put a game in the profile; return the line to print."""
-    from arbiter.play import profile
+    from arbiter.play import peer_desk, profile
 
+    if not manifest.expanduser().is_file() and via == "mail" and config is not None and not to:
+        # A peer game's copy by mail starts empty: its game.json comes from the mailbox.
+        peer_desk.fetch_terms(manifest, seat, config)
+    read = my_games.read_manifest(manifest)
+    if peer_desk.is_peer(read):
+        assert read is not None
+        stray = {"--folder": folder, "--drop": drop, "--to": to, "--clone": clone, "--path": path}
+        peer_settings = peer_desk.settings(manifest, via, config, stray)
+        entry = profile.GameEntry(
+            game=str(read.get("game")),
+            seat=seat,
+            key=key.expanduser().resolve(),
+            via="peer",
+            manifest=manifest.expanduser().resolve(),
+            settings=peer_settings,
+        )
+        profile.add(entry, replace=replace)
+        return (
+            f"added peer game {entry.game} ({seat}, via {via}): play it with "
+            f"`arbiter play {entry.game}`"
+        )
     settings: dict[str, str] = {}
     if via == "desk":
         settings["folder"] = str((folder or manifest.resolve().parent).resolve())
@@ -278,7 +330,6 @@ def add(
             settings["path"] = path.strip("/")
     else:
         raise UsageError(f"--via {via!r}: use desk, mail or git")
-    read = my_games.read_manifest(manifest)
     if read is None or not isinstance(read.get("game"), str):
         raise UsageError(f"{manifest} is not a game.json: use the one the referee sent")
     entry = profile.GameEntry(

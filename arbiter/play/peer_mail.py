@@ -54,16 +54,13 @@ from arbiter.play.transports.mail import (
     _BATCH,
     _UID,
     _filename,
-    _imap_errors,
-    _open_imap,
     _PlayerOutbox,
-    _quote,
-    _said,
     _search_after,
     _sender,
     _short,
     _uid_set,
     load_player_config,
+    read_only,
 )
 
 CACHE_FORMAT = "arbiter.peer-mail/1"
@@ -562,24 +559,9 @@ class PeerMail:
         return self.notes + ([f"and {more} more refused attachments"] if more > 0 else [])
 
     # -- the mailbox ---------------------------------------------------------------------
-    @contextlib.contextmanager
-    def _mailbox(self) -> Iterator[tuple[imaplib.IMAP4, int]]:
+    def _mailbox(self) -> contextlib.AbstractContextManager[tuple[imaplib.IMAP4, int]]:
         """The player's mailbox opened read-only (EXAMINE), and its UIDVALIDITY."""
-        imap = self.settings.imap
-        box = _open_imap(imap, self.where)
-        try:
-            with _imap_errors(imap, self.where):
-                status, data = box.select(_quote(imap.mailbox), readonly=True)
-                if status != "OK":
-                    raise UsageError(
-                        f"the IMAP mailbox {visible(imap.mailbox)[:60]!r} cannot be opened "
-                        f"({_said(data)}): check imap.mailbox in {self.where}"
-                    )
-                _, found = box.response("UIDVALIDITY")
-                yield box, int(found[0]) if found and found[0] else 0
-        finally:
-            with contextlib.suppress(OSError, imaplib.IMAP4.error):
-                box.logout()
+        return read_only(self.settings.imap, self.where)
 
     def _account(self) -> str:
         imap: Imap = self.settings.imap

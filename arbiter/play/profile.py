@@ -8,6 +8,15 @@
     clone = "/home/alice/games/friday"
     path = "games/friday"
 
+    [games."table"]                   # a peer game (no referee: docs/peer.md)
+    seat = "bob"
+    key = "/home/bob/.ssh/bob"
+    via = "peer"
+    manifest = "/home/bob/table/game.json"
+    folder = "/home/bob/table"        # the shared folder, or the player's own copy (mail)
+    carry = "mail"                    # how it travels: folder, git or mail (as `arbiter peer --via`)
+    config = "/home/bob/.arbiter/mail.toml"   # carry = mail only
+
 ``$XDG_CONFIG_HOME/arbiter/games.toml`` (default ``~/.config/arbiter``) holds the profile;
 ``$XDG_STATE_HOME/arbiter/<game>/`` (default ``~/.local/state/arbiter``) what the player's
 program keeps per game (a copy of game.json, the outbox, what was seen). Both folders are
@@ -36,14 +45,24 @@ from arbiter.core.errors import ArbiterError, NotReady, UnknownSeat, UsageError
 from arbiter.core.gamedir import PRIVATE_DIR, PRIVATE_FILE, atomic_write, ensure_dir
 from arbiter.core.safeio import read_input, shown, visible
 
-VIAS = ("desk", "mail", "git")
-# Per transport: the settings it needs, and those it may have.
+VIAS = ("desk", "mail", "git", "peer")
+# Per transport: the settings it needs, and those it may have. A peer game has no
+# referee: its folder travels as `arbiter peer --via` says (``carry``), and by mail with
+# the player's own mail settings (``config``).
 REQUIRED: dict[str, tuple[str, ...]] = {
     "desk": ("folder",),
     "mail": ("config", "to"),
     "git": ("clone", "path"),
+    "peer": ("folder", "carry"),
 }
-OPTIONAL: dict[str, tuple[str, ...]] = {"desk": ("drop",), "mail": (), "git": ()}
+OPTIONAL: dict[str, tuple[str, ...]] = {
+    "desk": ("drop",),
+    "mail": (),
+    "git": (),
+    "peer": ("config",),
+}
+CARRIES = ("folder", "git", "mail")
+"""How a peer game's folder travels (``arbiter peer --via``)."""
 # Settings that are paths on this machine: stored absolute, so the profile does not
 # depend on the folder `arbiter play add` ran in.
 PATH_SETTINGS = frozenset({"folder", "drop", "config", "clone"})
@@ -60,7 +79,9 @@ class GameEntry:
     ``settings`` per ``via``: desk → ``folder`` (the game folder) and optional ``drop``
     (where the referee collects move files); mail → ``config`` (the player's TOML with
     ``[smtp]`` and ``[imap]``) and ``to`` (the desk's address); git → ``clone`` (the
-    player's clone) and ``path`` (the game folder inside the repository).
+    player's clone) and ``path`` (the game folder inside the repository); peer (a game
+    with no referee) → ``folder`` (the shared folder, or by mail the player's own copy),
+    ``carry`` (folder, git or mail) and, by mail, ``config``.
     """
 
     game: str
@@ -162,6 +183,8 @@ def _entry(game: str, table: Any, base: Path, where: str) -> GameEntry:
     for key in REQUIRED[via]:
         if not table.get(key):
             raise UsageError(f'{where}: games."{shown_id}" (via {via}) has no {key}: add the game again')
+    if via == "peer":
+        _check_carry(table["carry"], table.get("config"), f'{where}: games."{shown_id}"')
     settings = {
         key: str(_path(value, base)) if key in PATH_SETTINGS else value
         for key, value in table.items()
@@ -304,11 +327,20 @@ def _check_manifest(entry: GameEntry) -> tuple[dict[str, Any], bytes]:
     from arbiter.core.canonical import parse_strict
     from arbiter.core.ledger import manifest_schema
     from arbiter.core.schemas import validate
+    from arbiter.peer.folder import FORMAT as PEER
 
     where = shown(entry.manifest)
     data = read_input(entry.manifest, f"game.json {where}")
     manifest = parse_strict(data, "game.json")
-    validate(manifest_schema(manifest), manifest, where)  # version 1 as make_join accepts
+    peer = isinstance(manifest, dict) and manifest.get("format") == PEER
+    if peer != (entry.via == "peer"):
+        raise UsageError(
+            f"{where} is a peer game's game.json (no referee): add it with --via folder, git or mail"
+            if peer
+            else f"{where} is a refereed game's game.json: add it with --via desk, mail or git"
+        )
+    # A refereed game's manifest (version 1 as make_join accepts), or a peer game's terms.
+    validate("peer-game" if peer else manifest_schema(manifest), manifest, where)
     if manifest["game"] != entry.game:
         raise UsageError(
             f"{where} is the game.json of game {manifest['game']}, not {entry.game}: "
@@ -333,6 +365,8 @@ def _check_seat_and_key(entry: GameEntry, manifest: dict[str, Any]) -> None:
     try:
         mine = public_key_of(entry.key)
     except UsageError:
+        if entry.via == "peer":
+            raise  # `arbiter peer` checks the key before each message: it needs the .pub
         return  # a key in an agent or behind a passphrase, without a .pub: told at signing
     if mine.split()[:2] != keys[entry.seat].split()[:2]:
         raise UsageError(
@@ -354,7 +388,8 @@ def _check_settings(entry: GameEntry) -> None:
                 f"--{visible(key)[:20]} does not belong to a game played via {via}: "
                 f"it takes {', '.join('--' + k for k in sorted(allowed))}"
             )
-    {"desk": _check_desk, "mail": _check_mail, "git": _check_git}[via](entry)
+    checks = {"desk": _check_desk, "mail": _check_mail, "git": _check_git, "peer": _check_peer}
+    checks[via](entry)
 
 
 _WHAT = {
@@ -363,6 +398,7 @@ _WHAT = {
     "to": "give the desk's mail address",
     "clone": "give your clone of the game's repository",
     "path": "give the game's folder inside the repository (e.g. games/friday)",
+    "carry": "give how a peer game's folder travels (folder, git or mail)",
 }
 
 
@@ -431,6 +467,35 @@ def _check_git(entry: GameEntry) -> None:
             "repository (pull first if the desk has not published it yet)"
         )
     _same_game(clone / inside / "game.json", entry)
+
+
+def _check_carry(carry: str, config: str | None, where: str) -> None:
+    """A peer game's ``carry`` is one of ``arbiter peer --via``'s, and mail alone takes
+    the player's mail settings (``config``), which it needs."""
+    if carry not in CARRIES:
+        raise UsageError(
+            f"{where}: a peer game travels via {', '.join(CARRIES)}, not {visible(carry)[:20]!r}"
+        )
+    if carry == "mail" and not config:
+        raise UsageError(
+            f"{where}: a peer game by mail needs --config, your mail settings ([imap], your "
+            "own mailbox, and [smtp])"
+        )
+    if carry != "mail" and config:
+        raise UsageError(f"{where}: --config goes with a peer game by mail: leave it out")
+
+
+def _check_peer(entry: GameEntry) -> None:
+    """The folder holds this very game, and its transport can be set up (a git folder is
+    in a clone; mail settings read): what `arbiter peer` would refuse, refused now."""
+    from arbiter.cli.peer_via import Via
+
+    settings = entry.settings
+    _check_carry(settings["carry"], settings.get("config"), f"game {entry.game}")
+    folder = Path(settings["folder"])
+    _same_game(folder / "game.json", entry)
+    config = settings.get("config")
+    Via(folder, settings["carry"], entry.seat, Path(config) if config else None)
 
 
 def _same_game(path: Path, entry: GameEntry) -> None:

@@ -24,6 +24,15 @@ def _deal(cli: Cli, root: Path, rounds: int) -> None:
             ok(cli("peer", "play", root, "--seat", seat, "--key", keys / seat))
 
 
+def _dealt(cli: Cli, home: Path, name: str) -> tuple[Path, str, list[str]]:
+    """A dealt Mot Coin game with a one-hour deadline: its folder, the seat whose decision
+    it waits for, and the other seats."""
+    root = new_peer_game(cli, home, name, "motcoin", SEATS, "--deadline", "1h")
+    _deal(cli, root, 3)
+    silent = _prompted(cli, root)
+    return root, silent, [s for s in SEATS if s != silent]
+
+
 def _prompted(cli: Cli, root: Path) -> str:
     waits = ok(cli("peer", "status", root)).out.splitlines()[0]
     assert "decision" in waits, waits
@@ -40,16 +49,15 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_silent_seat_forfeits_once_every_other_seat_times_it_out(
     cli: Cli, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = new_peer_game(cli, home, "quiet", "motcoin", SEATS, "--deadline", "1h")
+    root, silent, others = _dealt(cli, home, "quiet")
     terms = json.loads((root / "game.json").read_text())
     assert terms["dropout"] == {"seconds": 3600, "remedy": "forfeit"}
-    _deal(cli, root, 3)
     keys = home / "keys"
-    silent = _prompted(cli, root)
-    others = [s for s in SEATS if s != silent]
     for seat in others:  # each notes when it saw the round open
         shown = ok(cli("peer", "status", root, "--seat", seat)).out
-        assert "due 2026-12-05T11:00:00Z by your clock" in shown
+        assert f"{silent} has until 2026-12-05T11:00:00Z by your clock" in shown
+    mine = ok(cli("peer", "status", root, "--seat", silent)).out
+    assert "you have until 2026-12-05T11:00:00Z by your clock" in mine
     monkeypatch.setenv("ARBITER_NOW", EARLY)
     early = cli("peer", "timeout", root, "--seat", others[0], "--key", keys / others[0])
     assert "has until 2026-12-05T11:00:00Z" in error_line(early, 2)
@@ -57,6 +65,7 @@ def test_a_silent_seat_forfeits_once_every_other_seat_times_it_out(
     monkeypatch.setenv("ARBITER_NOW", LATE)
     first = ok(cli("peer", "timeout", root, "--seat", others[0], "--key", keys / others[0]))
     assert f"{silent} did not answer round" in first.out and "game is over" not in first.out
+    assert f"{silent}'s timeout takes effect once {others[1]} signs too" in first.out
     again = ok(cli("peer", "timeout", root, "--seat", others[0], "--key", keys / others[0]))
     assert "already" in again.out
     last = ok(cli("peer", "timeout", root, "--seat", others[1], "--key", keys / others[1]))
@@ -71,11 +80,7 @@ def test_a_silent_seat_forfeits_once_every_other_seat_times_it_out(
 def test_a_seat_that_owes_nothing_cannot_be_timed_out(
     cli: Cli, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = new_peer_game(cli, home, "busy", "motcoin", SEATS, "--deadline", "1h")
-    _deal(cli, root, 3)
-    silent = _prompted(cli, root)
-    idle = next(s for s in SEATS if s != silent)
-    signer = next(s for s in SEATS if s not in (silent, idle))
+    root, _, (idle, signer) = _dealt(cli, home, "busy")
     monkeypatch.setenv("ARBITER_NOW", LATE)
     keys = home / "keys"
     refused = cli(
@@ -111,6 +116,7 @@ def test_escrow_with_a_notary_rebuilds_the_seat_and_the_game_verifies(
     monkeypatch.setenv("ARBITER_NOW", LATE)
     stamped = ok(cli("peer", "notary", root, "--key", notary))
     assert f"{silent} did not answer round" in stamped.out and "bot" not in stamped.out
+    assert f"takes effect once {others[0]} and {others[1]} sign too" in stamped.out
     ok(cli("peer", "timeout", root, "--seat", others[0], "--key", keys / others[0]))
     rebuilt = ok(cli("peer", "timeout", root, "--seat", others[1], "--key", keys / others[1]))
     assert f"{silent} is out: its escrow rebuilt its key, and a bot plays its seat" in rebuilt.out
@@ -158,10 +164,7 @@ def test_escrow_for_two_seats_needs_a_notary(cli: Cli, home: Path) -> None:
 def test_a_forged_timeout_stops_every_reader(
     cli: Cli, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = new_peer_game(cli, home, "forged", "motcoin", SEATS, "--deadline", "1h")
-    _deal(cli, root, 3)
-    silent = _prompted(cli, root)
-    signer = next(s for s in SEATS if s != silent)
+    root, _, (signer, _) = _dealt(cli, home, "forged")
     ok(cli("peer", "status", root, "--seat", signer))
     monkeypatch.setenv("ARBITER_NOW", LATE)
     ok(cli("peer", "timeout", root, "--seat", signer, "--key", home / "keys" / signer))
@@ -171,3 +174,22 @@ def test_a_forged_timeout_stops_every_reader(
     path.write_text(json.dumps(doc))
     read = cli("peer", "status", root)
     assert f"timeouts/{path.name}" in error_line(read, 15)
+
+
+def test_a_seat_that_never_joins_forfeits_while_the_others_answers_stay_void(
+    cli: Cli, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A timeout completed in a round where the other seats had already answered (the
+    keys round): the game ends there, and every later read still works, their answers
+    being void."""
+    root = new_peer_game(cli, home, "absent", "momiji", SEATS, "--deadline", "1h")
+    keys = home / "keys"
+    for seat in SEATS[:2]:
+        ok(cli("peer", "join", root, "--seat", seat, "--key", keys / seat))
+    monkeypatch.setenv("ARBITER_NOW", LATE)
+    for seat in SEATS[:2]:
+        ok(cli("peer", "timeout", root, "--seat", seat, "--key", keys / seat))
+    for reader in (None, *SEATS):
+        shown = ok(cli("peer", "status", root, *(["--seat", reader] if reader else [])))
+        assert "carol did not answer round 0 in time and forfeits" in shown.out
+    assert "carol timed out in round 0" in ok(cli("verify", root)).out

@@ -397,7 +397,7 @@ def test_a_silent_seat_is_timed_out_by_mail(
     silent = waits.split("waits for: ")[1].split("'s decision")[0]
     others = [p for s, p in players.items() if s != silent]
     for player in others:
-        assert "due 2026-12-05T11:00:00Z" in player.ok("status")
+        assert f"{silent} has until 2026-12-05T11:00:00Z" in player.ok("status")
     monkeypatch.setenv("ARBITER_NOW", "2026-12-05T11:30:00Z")
     assert f"{silent} did not answer round" in others[0].ok("timeout")
     assert f"{silent} did not answer in time and forfeits" in others[1].ok("timeout")

@@ -21,7 +21,9 @@ def _c(key: bytes, a: bytes, d: bytes, t1: bytes, t2: bytes, context: Context) -
     return challenge(KIND, context, inputs)
 
 
-def share(secret: bytes, a: bytes, context: Context, nonce: bytes | None = None) -> tuple[bytes, bytes]:
+def share(
+    secret: bytes, a: bytes, context: Context, nonce: bytes | None = None
+) -> tuple[bytes, bytes]:
     """Return the decryption share x·A and its 64-byte proof. ``nonce``: test vectors only."""
     key = group.base(secret)
     d = group.mul(secret, a)

@@ -36,7 +36,9 @@ def _combine(scalars: Sequence[bytes], bases: Sequence[bytes]) -> bytes:
     return out
 
 
-def _c(kind: str, equations: Sequence[Equation], commitments: Sequence[bytes], context: Context) -> bytes:
+def _c(
+    kind: str, equations: Sequence[Equation], commitments: Sequence[bytes], context: Context
+) -> bytes:
     inputs = []
     for k, eq in enumerate(equations):
         label = f"eq{k}".encode()
@@ -58,7 +60,9 @@ def prove(
     return c + b"".join(z)
 
 
-def verify(kind: str, equations: Sequence[Equation], proof: bytes, context: Context, what: str) -> None:
+def verify(
+    kind: str, equations: Sequence[Equation], proof: bytes, context: Context, what: str
+) -> None:
     """Raise ``Tampered`` naming ``what`` unless ``proof`` holds for ``equations``."""
     m = len(equations[0].bases)
     if len(proof) != 32 * (m + 1) or any(len(eq.bases) != m for eq in equations):

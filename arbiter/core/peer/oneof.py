@@ -22,7 +22,13 @@ from arbiter.core.peer.transcript import Context, challenge
 KIND = "one-of/1"
 
 
-def _c(key: bytes, held: Ciphertext, options: Sequence[bytes], ts: Sequence[tuple[bytes, bytes]], context: Context) -> bytes:
+def _c(
+    key: bytes,
+    held: Ciphertext,
+    options: Sequence[bytes],
+    ts: Sequence[tuple[bytes, bytes]],
+    context: Context,
+) -> bytes:
     inputs = [(b"X", key), (b"A", held[0]), (b"B", held[1]), (b"M", b"".join(options))]
     inputs += [(f"T{i}".encode(), t1 + t2) for i, (t1, t2) in enumerate(ts)]
     return challenge(KIND, context, inputs)
@@ -51,7 +57,12 @@ def prove(
             continue
         ci, zi = draw(), draw()
         d = group.sub(b, m)
-        ts.append((group.sub(group.base(zi), group.mul(ci, key)), group.sub(group.mul(zi, a), group.mul(ci, d))))
+        ts.append(
+            (
+                group.sub(group.base(zi), group.mul(ci, key)),
+                group.sub(group.mul(zi, a), group.mul(ci, d)),
+            )
+        )
         cs.append(ci)
         zs.append(zi)
     c = _c(key, held, options, ts, context)
@@ -61,7 +72,9 @@ def prove(
     return b"".join(cs) + b"".join(zs)
 
 
-def verify(held: Ciphertext, key: bytes, options: Sequence[bytes], proof: bytes, context: Context) -> None:
+def verify(
+    held: Ciphertext, key: bytes, options: Sequence[bytes], proof: bytes, context: Context
+) -> None:
     """Raise ``Tampered`` unless the card under ``key`` is one of ``options``."""
     k = len(options)
     if len(proof) != 64 * k:
@@ -69,12 +82,20 @@ def verify(held: Ciphertext, key: bytes, options: Sequence[bytes], proof: bytes,
     for p in (*held, key, *options):
         group.point(p, "a point of the claim")
     cs = [group.scalar(proof[32 * i : 32 * i + 32], "a challenge of the claim") for i in range(k)]
-    zs = [group.scalar(proof[32 * (k + i) : 32 * (k + i) + 32], "a response of the claim") for i in range(k)]
+    zs = [
+        group.scalar(proof[32 * (k + i) : 32 * (k + i) + 32], "a response of the claim")
+        for i in range(k)
+    ]
     a, b = held
     ts = []
     for ci, zi, m in zip(cs, zs, options, strict=True):
         d = group.sub(b, m)
-        ts.append((group.sub(group.base(zi), group.mul(ci, key)), group.sub(group.mul(zi, a), group.mul(ci, d))))
+        ts.append(
+            (
+                group.sub(group.base(zi), group.mul(ci, key)),
+                group.sub(group.mul(zi, a), group.mul(ci, d)),
+            )
+        )
     total = group.from_int(sum(group.to_int(ci) for ci in cs))
     if _c(key, held, options, ts, context) != total:
         raise Tampered("the claim does not hold: the card is not one of those it names")

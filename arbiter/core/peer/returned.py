@@ -21,7 +21,9 @@ from arbiter.core.peer.transcript import Context
 KIND = "returned/1"
 
 
-def _equations(held: Ciphertext, new: Ciphertext, key: bytes, joint: bytes) -> list[linear.Equation]:
+def _equations(
+    held: Ciphertext, new: Ciphertext, key: bytes, joint: bytes
+) -> list[linear.Equation]:
     a, b = held
     a2, b2 = new
     minus_a = group.sub(group.IDENTITY, a)
@@ -45,7 +47,9 @@ def put_back(
     return new, linear.prove(KIND, equations, [s, secret], context, draw)
 
 
-def verify(held: Ciphertext, new: Ciphertext, key: bytes, joint: bytes, proof: bytes, context: Context) -> None:
+def verify(
+    held: Ciphertext, new: Ciphertext, key: bytes, joint: bytes, proof: bytes, context: Context
+) -> None:
     for p in (*held, *new, key, joint):
         group.point(p, "a point of the returned card")
     linear.verify(KIND, _equations(held, new, key, joint), proof, context, "the returned card")

@@ -59,24 +59,36 @@ class Proof:
     @classmethod
     def from_bytes(cls, data: bytes, n: int) -> Proof:
         if len(data) != 32 * (3 * n + 5 + 2 * n + 4):
-            raise Tampered(f"a shuffle proof of {n} cards has {(5 * n + 9) * 32} bytes, not {len(data)}")
+            raise Tampered(
+                f"a shuffle proof of {n} cards has {(5 * n + 9) * 32} bytes, not {len(data)}"
+            )
         parts = [data[i : i + 32] for i in range(0, len(data), 32)]
         points = [group.point(p, "a point of the shuffle proof") for p in parts[: 3 * n + 5]]
         scalars = [group.scalar(s, "a scalar of the shuffle proof") for s in parts[3 * n + 5 :]]
-        return cls(tuple(points[:n]), tuple(points[n : 2 * n]), tuple(points[2 * n :]), tuple(scalars))
+        return cls(
+            tuple(points[:n]), tuple(points[n : 2 * n]), tuple(points[2 * n :]), tuple(scalars)
+        )
 
 
 def generators(n: int) -> tuple[bytes, list[bytes]]:
     """h (the chain's base) and h_1..h_N."""
     h = group.hash_to_point(GENERATORS, b"h")
-    return h, [group.hash_to_point(GENERATORS, b"h" + i.to_bytes(4, "big")) for i in range(1, n + 1)]
+    return h, [
+        group.hash_to_point(GENERATORS, b"h" + i.to_bytes(4, "big")) for i in range(1, n + 1)
+    ]
 
 
 def _deck_bytes(deck: Sequence[Ciphertext]) -> bytes:
     return b"".join(a + b for a, b in deck)
 
 
-def _u(context: Context, deck: Sequence[Ciphertext], out: Sequence[Ciphertext], commitments: Sequence[bytes], key: bytes) -> list[bytes]:
+def _u(
+    context: Context,
+    deck: Sequence[Ciphertext],
+    out: Sequence[Ciphertext],
+    commitments: Sequence[bytes],
+    key: bytes,
+) -> list[bytes]:
     statement = encode(KIND_U, context, [
         (b"X", key), (b"e", _deck_bytes(deck)), (b"e~", _deck_bytes(out)), (b"c", b"".join(commitments)),
     ])  # fmt: skip
@@ -84,7 +96,15 @@ def _u(context: Context, deck: Sequence[Ciphertext], out: Sequence[Ciphertext], 
     return [group.hash_to_scalar(digest + i.to_bytes(4, "big")) for i in range(1, len(deck) + 1)]
 
 
-def _c(context: Context, deck: Sequence[Ciphertext], out: Sequence[Ciphertext], key: bytes, commitments: Sequence[bytes], chain: Sequence[bytes], t: Sequence[bytes]) -> bytes:
+def _c(
+    context: Context,
+    deck: Sequence[Ciphertext],
+    out: Sequence[Ciphertext],
+    key: bytes,
+    commitments: Sequence[bytes],
+    chain: Sequence[bytes],
+    t: Sequence[bytes],
+) -> bytes:
     return challenge(KIND_C, context, [
         (b"X", key), (b"e", _deck_bytes(deck)), (b"e~", _deck_bytes(out)),
         (b"c", b"".join(commitments)), (b"c^", b"".join(chain)), (b"t", b"".join(t)),
@@ -109,7 +129,10 @@ def permutation(n: int, draw: Callable[[], bytes]) -> list[int]:
 
 
 def shuffle(
-    deck: Sequence[Ciphertext], key: bytes, context: Context, draw: Callable[[], bytes] = fresh.scalar
+    deck: Sequence[Ciphertext],
+    key: bytes,
+    context: Context,
+    draw: Callable[[], bytes] = fresh.scalar,
 ) -> tuple[list[Ciphertext], Proof]:
     """Re-encrypt and permute ``deck`` under ``key``; return the new deck and its proof.
     ``draw``: the source of secret scalars (fresh ones; test vectors pass a fixed one)."""
@@ -178,7 +201,11 @@ def prove(
 
 
 def verify(
-    deck: Sequence[Ciphertext], out: Sequence[Ciphertext], key: bytes, proof: Proof, context: Context
+    deck: Sequence[Ciphertext],
+    out: Sequence[Ciphertext],
+    key: bytes,
+    proof: Proof,
+    context: Context,
 ) -> None:
     """Raise ``Tampered`` unless ``out`` is a re-encryption of a permutation of ``deck``."""
     n = len(deck)
@@ -210,7 +237,9 @@ def verify(
     b_u = _sum_mul([(u[i], deck[i][1]) for i in range(n)])
     t1 = group.add(group.mul(c, c_bar), group.base(s1))
     t2 = group.add(group.mul(c, c_hat), group.base(s2))
-    t3 = group.add(group.add(group.mul(c, c_u), group.base(s3)), _sum_mul(list(zip(s_prime, hs, strict=True))))
+    t3 = group.add(
+        group.add(group.mul(c, c_u), group.base(s3)), _sum_mul(list(zip(s_prime, hs, strict=True)))
+    )
     t41 = group.sub(
         group.add(group.mul(c, b_u), _sum_mul([(s_prime[i], out[i][1]) for i in range(n)])),
         group.mul(s4, key),
@@ -221,8 +250,13 @@ def verify(
     )
     before = [h, *proof.chain[:-1]]
     t_hat = [
-        group.add(group.add(group.mul(c, proof.chain[i]), group.base(s_hat[i])), group.mul(s_prime[i], before[i]))
+        group.add(
+            group.add(group.mul(c, proof.chain[i]), group.base(s_hat[i])),
+            group.mul(s_prime[i], before[i]),
+        )
         for i in range(n)
     ]
     if (t1, t2, t3, t41, t42, *t_hat) != proof.t:
-        raise Tampered("the shuffle proof does not hold: the deck is not a re-encrypted permutation")
+        raise Tampered(
+            "the shuffle proof does not hold: the deck is not a re-encrypted permutation"
+        )

@@ -50,6 +50,26 @@ class PlayerMail:
     path: Path
 
 
+@contextlib.contextmanager
+def read_only(imap: Imap, where: str) -> Iterator[tuple[imaplib.IMAP4, int]]:
+    """The player's mailbox opened read-only (EXAMINE: nothing is ever marked, moved or
+    deleted), and its UIDVALIDITY; logged out after."""
+    box = _open_imap(imap, where)
+    try:
+        with _imap_errors(imap, where):
+            status, data = box.select(_quote(imap.mailbox), readonly=True)
+            if status != "OK":
+                raise UsageError(
+                    f"the IMAP mailbox {visible(imap.mailbox)[:60]!r} cannot be opened "
+                    f"({_said(data)}): check imap.mailbox in {where}"
+                )
+            _, found = box.response("UIDVALIDITY")
+            yield box, int(found[0]) if found and found[0] else 0
+    finally:
+        with contextlib.suppress(OSError, imaplib.IMAP4.error):
+            box.logout()
+
+
 def load_player_config(path: Path) -> PlayerMail:
     """Read the player's TOML: the ``[smtp]`` and ``[imap]`` sections of the desk's
     format (``arbiter/desks/mail/config.py``; passwords only from a file or a variable).
@@ -83,7 +103,11 @@ class MailTransport(Transport):
         smtp = self.settings.smtp
         mid = compose.message_id(smtp.sender, self.game, "player", data.hex()[:64], self.to)
         mail = compose.letter(
-            smtp.sender, self.to, f"{self.game}: {name}", f"{name} for game {self.game}.\n", mid,
+            smtp.sender,
+            self.to,
+            f"{self.game}: {name}",
+            f"{name} for game {self.game}.\n",
+            mid,
             attachments=[(name, data, "application/json")],
         )
         del mail["Auto-Submitted"]  # a person's move: the desk must answer it
@@ -123,25 +147,8 @@ class MailTransport(Transport):
             self._write_record({**kept, **position})
         return self._cached_files(account)
 
-    @contextlib.contextmanager
-    def _mailbox(self) -> Iterator[tuple[imaplib.IMAP4, int]]:
-        """The player's mailbox opened read-only, and its UIDVALIDITY."""
-        imap = self.settings.imap
-        box = _open_imap(imap, self.where)
-        try:
-            with _imap_errors(imap, self.where):
-                status, data = box.select(_quote(imap.mailbox), readonly=True)
-                if status != "OK":
-                    raise UsageError(
-                        f"the IMAP mailbox {visible(imap.mailbox)[:60]!r} cannot be opened "
-                        f"({_said(data)}): check imap.mailbox in {self.where}"
-                    )
-                _, found = box.response("UIDVALIDITY")
-                validity = int(found[0]) if found and found[0] else 0
-                yield box, validity
-        finally:
-            with contextlib.suppress(OSError, imaplib.IMAP4.error):
-                box.logout()
+    def _mailbox(self) -> contextlib.AbstractContextManager[tuple[imaplib.IMAP4, int]]:
+        return read_only(self.settings.imap, self.where)
 
     def _newest(self, box: imaplib.IMAP4, uids: list[int]) -> _StateMail | None:
         """The mail among ``uids`` whose state.json is this seat's with the highest seq."""
@@ -160,7 +167,9 @@ class MailTransport(Transport):
                 found = _state_mail(
                     int(uid.group(1)), bytes(item[1]), self.game, self.seat, self.to
                 )
-                if found is not None and (best is None or (found.seq, found.uid) > (best.seq, best.uid)):
+                if found is not None and (
+                    best is None or (found.seq, found.uid) > (best.seq, best.uid)
+                ):
                     best = found
         return best
 
@@ -190,15 +199,23 @@ class MailTransport(Transport):
         else:
             with contextlib.suppress(FileNotFoundError):
                 (self.cache / "log.md").unlink()
-        self._write_record({
-            "account": account, "uidvalidity": validity, "uid": last, "seq": best.seq,
-            "uid_of_state": best.uid, "time": best.time, "where": best.where,
-        })
+        self._write_record(
+            {
+                "account": account,
+                "uidvalidity": validity,
+                "uid": last,
+                "seq": best.seq,
+                "uid_of_state": best.uid,
+                "time": best.time,
+                "where": best.where,
+            }
+        )
 
     def _write_record(self, record: dict[str, Any]) -> None:
         body = {"format": CACHE_FORMAT, "game": self.game, "seat": self.seat, **record}
-        atomic_write(self.cache / "mail.json", json.dumps(body, indent=1).encode() + b"\n",
-                     mode=PRIVATE_FILE)
+        atomic_write(
+            self.cache / "mail.json", json.dumps(body, indent=1).encode() + b"\n", mode=PRIVATE_FILE
+        )
 
     def _cached_files(self, account: str) -> Fetched:
         record = self._load_cache()
@@ -457,13 +474,21 @@ class _PlayerOutbox(Outbox):
                 self.smtp = self._connect()
             self._send(message, recipients)
         except smtplib.SMTPRecipientsRefused as exc:
-            said = "; ".join(f"{code} {_short(Exception(text))}" for code, text in exc.recipients.values())
+            said = "; ".join(
+                f"{code} {_short(Exception(text))}" for code, text in exc.recipients.values()
+            )
             raise UsageError(
                 f"the SMTP server refused the address {', '.join(recipients)} ({said[:160]}): "
                 "check the desk's address"
             ) from None
         except smtplib.SMTPResponseException as exc:
-            text = _short(Exception(exc.smtp_error.decode("utf-8", "replace") if isinstance(exc.smtp_error, bytes) else exc.smtp_error))
+            text = _short(
+                Exception(
+                    exc.smtp_error.decode("utf-8", "replace")
+                    if isinstance(exc.smtp_error, bytes)
+                    else exc.smtp_error
+                )
+            )
             if 500 <= exc.smtp_code < 600:
                 raise UsageError(
                     f"the SMTP server {config.host} refused the mail ({exc.smtp_code} {text}): "

@@ -159,7 +159,9 @@ def test_finding_3_a_deck_of_no_cards_is_shuffled_and_checked() -> None:
     assert out == [] and len(proof.to_bytes()) == 32 * 9
     shuffle.verify([], [], JOINT, shuffle.Proof.from_bytes(proof.to_bytes(), 0), CTX)
     # Nothing is proven (every check is c·0 + s·G = t), so a changed scalar is all that fails.
-    changed = shuffle.Proof((), (), proof.t, (group.s_add(proof.s[0], group.from_int(1)), *proof.s[1:]))
+    changed = shuffle.Proof(
+        (), (), proof.t, (group.s_add(proof.s[0], group.from_int(1)), *proof.s[1:])
+    )
     with pytest.raises(Tampered, match="does not hold"):
         shuffle.verify([], [], JOINT, changed, CTX)
     with pytest.raises(Tampered, match="not the 0"):
@@ -227,19 +229,28 @@ def test_finding_7_a_claim_named_twice_is_refused() -> None:
 # -- properties ----------------------------------------------------------------------------
 
 
+def _honest_proofs() -> tuple[Any, ...]:
+    """One honest instance of every proof, which the refusals below spoil one field at a
+    time: a held card, a share of it with its proof, a key proof, a claim, a returned
+    card, a shuffle and an escrow."""
+    a = _held(0)[0]
+    d, share_proof = dleq.share(X, a, CTX)
+    held = _held(2)
+    new, back = returned.put_back(held, X, JOINT, group.from_int(77), CTX)
+    return (
+        a, d, share_proof, schnorr.prove(X, CTX), held, oneof.prove(held, X, CARDS[:3], CTX),
+        new, back, shuffle.shuffle(DECK, JOINT, CTX), escrow.deal(X, 2, 3),
+    )  # fmt: skip
+
+
 def test_every_rfc_9496_invalid_encoding_is_refused_wherever_a_point_is_read() -> None:
     for bad in BAD:
         with pytest.raises(Tampered, match="not a valid"):
             group.point(bad)
     bad = BAD[6]
-    a = _held(0)[0]
-    d, share_proof = dleq.share(X, a, CTX)
-    pok = schnorr.prove(X, CTX)
-    held = _held(2)
-    claim = oneof.prove(held, X, CARDS[:3], CTX)
-    new, back = returned.put_back(held, X, JOINT, group.from_int(77), CTX)
-    out, proof = shuffle.shuffle(DECK, JOINT, CTX)
-    commitments, shares = escrow.deal(X, 2, 3)
+    a, d, share_proof, pok, held, claim, new, back, (out, proof), (commitments, shares) = (
+        _honest_proofs()
+    )
     refusals: list[Callable[[], object]] = [
         lambda: schnorr.verify(bad, pok, CTX),
         lambda: schnorr.verify(KEY, bad + pok[32:], CTX),
@@ -261,16 +272,11 @@ def test_every_rfc_9496_invalid_encoding_is_refused_wherever_a_point_is_read() -
 def test_every_non_canonical_scalar_is_refused() -> None:
     """A response or challenge s + ℓ acts like s in libsodium's arithmetic: accepting it
     would give every proof several encodings. Each reader refuses it."""
-    a = _held(0)[0]
-    d, share_proof = dleq.share(X, a, CTX)
-    pok = schnorr.prove(X, CTX)
-    held = _held(2)
-    claim = oneof.prove(held, X, CARDS[:3], CTX)
-    new, back = returned.put_back(held, X, JOINT, group.from_int(77), CTX)
-    _, proof = shuffle.shuffle(DECK, JOINT, CTX)
+    a, d, share_proof, pok, held, claim, new, back, (_, proof), (commitments, shares) = (
+        _honest_proofs()
+    )
     raw = proof.to_bytes()
     first_scalar = 32 * (3 * len(DECK) + 5)
-    commitments, shares = escrow.deal(X, 2, 3)
     refusals: list[Callable[[], object]] = [
         lambda: schnorr.verify(KEY, pok[:32] + _plus_order(pok[32:]), CTX),
         lambda: dleq.verify(KEY, a, d, _plus_order(share_proof[:32]) + share_proof[32:], CTX),
@@ -402,7 +408,11 @@ def test_every_proof_is_bound_to_the_manifest() -> None:
     a = _held(0)[0]
     d, proof = dleq.share(X, a, CTX)
     # test_peer_primitives replays a share into another seat only: game and round too.
-    for other in (elsewhere, Context("g2", CTX.manifest, "alice", 5), Context("g1", CTX.manifest, "alice", 6)):
+    for other in (
+        elsewhere,
+        Context("g2", CTX.manifest, "alice", 5),
+        Context("g1", CTX.manifest, "alice", 6),
+    ):
         with pytest.raises(Tampered, match="does not hold"):
             dleq.verify(KEY, a, d, proof, other)
     held = _held(1)
@@ -431,7 +441,13 @@ def test_the_shuffle_generators_are_hash_derived_and_distinct() -> None:
     assert h == derived(b"h")
     assert hs == [derived(b"h" + i.to_bytes(4, "big")) for i in range(1, 109)]
     assert shuffle.generators(5) == (h, hs[:5])  # the same whatever the deck's size
-    every = {h, *hs, group.BASE, group.IDENTITY, *(cards.point("momiji", str(i), 0) for i in range(9))}
+    every = {
+        h,
+        *hs,
+        group.BASE,
+        group.IDENTITY,
+        *(cards.point("momiji", str(i), 0) for i in range(9)),
+    }
     assert len(every) == 1 + 108 + 2 + 9
 
 
