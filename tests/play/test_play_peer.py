@@ -172,29 +172,27 @@ def test_a_key_not_the_seats_is_refused_at_add(
 ) -> None:
     root = _new(cli, tmp_path, keys)
     bob = player("bob")
-    ok(bob("play", "add", root / "game.json", "--seat", "bob", "--key", keys["bob"],
-           "--via", "folder"))  # fmt: skip
+
+    def add(seat: str, key: str, *extra: str, via: str = "folder", who: Any = bob) -> Any:
+        return who("play", "add", root / "game.json", "--seat", seat, "--key", keys[key],
+                   "--via", via, *extra)  # fmt: skip
+
+    ok(add("bob", "bob"))
     profile = tmp_path / "players" / "bob" / "config" / "arbiter" / "games.toml"
     before = profile.read_bytes()
-    wrong = bob("play", "add", root / "game.json", "--seat", "bob", "--key", keys["alice"],
-                "--via", "folder", "--replace")  # fmt: skip
+    wrong = add("bob", "alice", "--replace")
     assert "is not the key registered for seat bob: use that seat's key" in error_line(wrong, 2)
-    stranger = bob("play", "add", root / "game.json", "--seat", "dave", "--key", keys["bob"],
-                   "--via", "folder", "--replace")  # fmt: skip
+    stranger = add("dave", "bob", "--replace")
     assert "seat 'dave' is not in game table" in error_line(stranger, 6)
-    desk = bob("play", "add", root / "game.json", "--seat", "bob", "--key", keys["bob"],
-               "--via", "desk", "--replace")  # fmt: skip
+    desk = add("bob", "bob", "--replace", via="desk")
     assert "is a peer game (no referee): give --via folder, git or mail" in error_line(desk, 2)
-    stray = bob("play", "add", root / "game.json", "--seat", "bob", "--key", keys["bob"],
-                "--via", "folder", "--to", "x@example.org", "--replace")  # fmt: skip
+    stray = add("bob", "bob", "--to", "x@example.org", "--replace")
     assert "--to does not belong to a peer game" in error_line(stray, 2)
-    no_mail = bob("play", "add", root / "game.json", "--seat", "bob", "--key", keys["bob"],
-                  "--via", "mail", "--replace")  # fmt: skip
+    no_mail = add("bob", "bob", "--replace", via="mail")
     assert "game table: a peer game by mail needs --config" in error_line(no_mail, 2)
     assert profile.read_bytes() == before
-    carol = player("carol")  # no profile yet: still none after a refusal
-    wrong = carol("play", "add", root / "game.json", "--seat", "carol", "--key", keys["bob"],
-                  "--via", "folder")  # fmt: skip
+    # carol has no profile yet: still none after a refusal
+    wrong = add("carol", "bob", who=player("carol"))
     assert "is not the key registered for seat carol" in error_line(wrong, 2)
     assert not (tmp_path / "players" / "carol" / "config" / "arbiter" / "games.toml").exists()
 
