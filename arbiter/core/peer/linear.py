@@ -37,9 +37,13 @@ def _combine(scalars: Sequence[bytes], bases: Sequence[bytes]) -> bytes:
 
 
 def _c(
-    kind: str, equations: Sequence[Equation], commitments: Sequence[bytes], context: Context
+    kind: str,
+    equations: Sequence[Equation],
+    commitments: Sequence[bytes],
+    context: Context,
+    bound: Sequence[tuple[bytes, bytes]],
 ) -> bytes:
-    inputs = []
+    inputs = list(bound)
     for k, eq in enumerate(equations):
         label = f"eq{k}".encode()
         inputs.append((label + b".Y", eq.result))
@@ -50,18 +54,26 @@ def _c(
 
 def prove(
     kind: str, equations: Sequence[Equation], secrets: Sequence[bytes], context: Context,
-    draw: Callable[[], bytes] = fresh.scalar,
+    draw: Callable[[], bytes] = fresh.scalar, bound: Sequence[tuple[bytes, bytes]] = (),
 ) -> bytes:  # fmt: skip
-    """Return (c, z_1..z_m) as bytes for a statement the prover knows ``secrets`` of."""
+    """Return (c, z_1..z_m) as bytes for a statement the prover knows ``secrets`` of.
+    ``bound``: further public inputs (label, bytes) the statement is about, hashed into
+    the challenge before the equations (strong Fiat–Shamir: everything the verifier is
+    convinced of, Bernhard–Pereira–Warinschi 2012)."""
     nonces = [draw() for _ in secrets]
     commitments = [_combine(nonces, eq.bases) for eq in equations]
-    c = _c(kind, equations, commitments, context)
+    c = _c(kind, equations, commitments, context, bound)
     z = [group.s_add(r, group.s_mul(c, x)) for r, x in zip(nonces, secrets, strict=True)]
     return c + b"".join(z)
 
 
 def verify(
-    kind: str, equations: Sequence[Equation], proof: bytes, context: Context, what: str
+    kind: str,
+    equations: Sequence[Equation],
+    proof: bytes,
+    context: Context,
+    what: str,
+    bound: Sequence[tuple[bytes, bytes]] = (),
 ) -> None:
     """Raise ``Tampered`` naming ``what`` unless ``proof`` holds for ``equations``."""
     m = len(equations[0].bases)
@@ -70,5 +82,5 @@ def verify(
     c = group.scalar(proof[:32], f"{what}: the challenge")
     z = [group.scalar(proof[32 * (j + 1) : 32 * (j + 2)], f"{what}: a response") for j in range(m)]
     commitments = [group.sub(_combine(z, eq.bases), group.mul(c, eq.result)) for eq in equations]
-    if _c(kind, equations, commitments, context) != c:
+    if _c(kind, equations, commitments, context, bound) != c:
         raise Tampered(f"{what}: the proof does not hold")

@@ -7,7 +7,10 @@ key J and proves, with ``linear`` (witnesses s and x):
 
     A' = s·G,    X = x·G,    B' − B = s·J − x·A
 
-so B' − s·J = B − x·A = M: the same card.
+so B' − s·J = B − x·A = M: the same card. Both ciphertexts are hashed into the challenge
+as well (``_bound``): the equations name B and B' only through their difference, and a
+proof must be about the very ciphertexts it is checked against (docs/peer-review.md,
+finding 8).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from arbiter.core.peer import fresh, group, linear
 from arbiter.core.peer.elgamal import Ciphertext
 from arbiter.core.peer.transcript import Context
 
-KIND = "returned/1"
+KIND = "returned/2"
 
 
 def _equations(
@@ -34,6 +37,10 @@ def _equations(
     ]
 
 
+def _bound(held: Ciphertext, new: Ciphertext) -> list[tuple[bytes, bytes]]:
+    return [(b"held.A", held[0]), (b"held.B", held[1]), (b"new.A", new[0]), (b"new.B", new[1])]
+
+
 def put_back(
     held: Ciphertext, secret: bytes, joint: bytes, s: bytes, context: Context,
     draw: Callable[[], bytes] = fresh.scalar,
@@ -44,7 +51,7 @@ def put_back(
     message = group.sub(b, group.mul(secret, a))
     new = (group.base(s), group.add(message, group.mul(s, joint)))
     equations = _equations(held, new, group.base(secret), joint)
-    return new, linear.prove(KIND, equations, [s, secret], context, draw)
+    return new, linear.prove(KIND, equations, [s, secret], context, draw, _bound(held, new))
 
 
 def verify(
@@ -52,4 +59,7 @@ def verify(
 ) -> None:
     for p in (*held, *new, key, joint):
         group.point(p, "a point of the returned card")
-    linear.verify(KIND, _equations(held, new, key, joint), proof, context, "the returned card")
+    linear.verify(
+        KIND, _equations(held, new, key, joint), proof, context, "the returned card",
+        _bound(held, new),
+    )  # fmt: skip

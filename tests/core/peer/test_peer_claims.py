@@ -110,5 +110,5 @@ def test_the_vectors() -> None:
     assert hashlib.sha256(claim).hexdigest() == ONE_OF_VECTOR
 
 
-RETURNED_VECTOR = "241e5836af13fd2712dfcb9e4c2793536a2531cee29390cb12bc463c0f847294"
+RETURNED_VECTOR = "dccfbbb4f25277cee8a691639526f57dc6b1cf832703836826feb1fc61798fa2"
 ONE_OF_VECTOR = "31943ca013d85cc2674d7b613527f2a6abdd070b8fdc92b282cbbfa03fe60cc0"

@@ -131,7 +131,7 @@ def test_finding_1_a_proof_for_a_statement_that_is_no_point_is_refused() -> None
     equations = [linear.Equation(BAD[0], (group.BASE,))]
     z = fresh.scalar()
     commitment = group.base(z)  # what the verifier recomputed: z·G − c·Y with c·Y "= 0"
-    c = linear._c("review/1", equations, [commitment], CTX)
+    c = linear._c("review/1", equations, [commitment], CTX, ())
     with pytest.raises(Tampered, match="not a valid ristretto255 element"):
         linear.verify("review/1", equations, c + z, CTX, "the forged statement")
 
@@ -481,3 +481,16 @@ def test_hex_on_the_wire_is_canonical() -> None:
         for variant in (value.upper(), spaced, value + "00", value[:-2]):
             with pytest.raises(ArbiterError):
                 schemas.validate("peer-move", {**message, field: variant}, "the message")
+
+
+def test_finding_8_a_returned_card_proof_holds_only_for_its_own_ciphertexts() -> None:
+    """The equations name B and B' only through B' − B: the same Δ added to both kept
+    the proof valid before both ciphertexts were hashed into its challenge."""
+    held = _held(2)
+    new, back = returned.put_back(held, X, JOINT, group.from_int(77), CTX)
+    returned.verify(held, new, KEY, JOINT, back, CTX)
+    delta = group.base(group.from_int(5))
+    shifted_held = (held[0], group.add(held[1], delta))
+    shifted_new = (new[0], group.add(new[1], delta))
+    with pytest.raises(Tampered, match="does not hold"):
+        returned.verify(shifted_held, shifted_new, KEY, JOINT, back, CTX)
