@@ -82,7 +82,9 @@ def determinize(
         player = players[s]
         if s != seat:
             player.hand += _deal(pool, p["hand_count"] - len(player.hand), f"{s}'s hand")
-        player.waiting += _deal(pool, p["waiting_count"] - len(player.waiting), f"{s}'s waiting area")
+        player.waiting += _deal(
+            pool, p["waiting_count"] - len(player.waiting), f"{s}'s waiting area"
+        )
         if p["task_face_down"]:
             player.task = _deal(pool, 1, f"{s}'s face-down task")[0]
     deck, known = _deck(deck_view, pool, [c for c in public if c != deck_view.get("top")], mine)
@@ -99,6 +101,14 @@ def determinize(
         memo["seen_waiting"] = seen
     if any(p.get("bonus_turn") for p in shown.values()):
         memo["bonus_turn"] = True
+    # This turn's settled facts (views._turn_facts): public, shown on the current seat.
+    current = shown.get(view["current"], {})
+    if current.get("own_extra"):
+        memo["own_extra"] = current["own_extra"]
+    if current.get("returned_at_limit"):
+        memo["returned"] = True
+    if current.get("old_task_done"):
+        memo["old-task"] = True
     task = view["task"]
     state = State(
         seats=seats,
@@ -123,15 +133,19 @@ def determinize(
         wutai=wutai_state,
     )
     if wutai_state is not None and "tucking" in view["wutai"]:
-        state.frames.append({"type": "tuck", "seat": state.current, "work": view["wutai"]["tucking"]})
+        state.frames.append(
+            {"type": "tuck", "seat": state.current, "work": view["wutai"]["tucking"]}
+        )
     if wutai_state is not None and "placing" in view["wutai"]:  # on top of all (M-R119)
         queue = [dict(e) for e in view["wutai"]["placing"]]
         state.frames.append({"type": "place", "seat": state.current, "queue": queue})
     # A Mask marks an opponent's task as the current seat reaches it (M-R4): public works.
     task_now = state.task
     task_owner: str = "" if task_now is None else task_now["owner"]
-    if task_now is not None and state.is_opponent(state.current, task_owner) and dispatch.query(
-        state, task_owner, "mask", False
+    if (
+        task_now is not None
+        and state.is_opponent(state.current, task_owner)
+        and dispatch.query(state, task_owner, "mask", False)
     ):
         task_now["mask"] = True
     if task_now is not None:
@@ -214,7 +228,12 @@ def _task(task: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> dict[str
     shows in the prompt's hint (flow.MASK_HINTS)."""
     out = {**task, "extra": 0}
     hint = prompt["detail"].get("hint") if prompt is not None else None
-    if prompt is not None and prompt["kind"] == "action" and isinstance(hint, str) and "Mask" in hint:
+    if (
+        prompt is not None
+        and prompt["kind"] == "action"
+        and isinstance(hint, str)
+        and "Mask" in hint
+    ):
         out["mask"] = True
     return out
 
@@ -238,8 +257,10 @@ def _frames(view: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> list[d
                 "closed": False,
             }
         )
-    if prompt is not None and prompt["kind"] == "tailor" and (
-        not frames or frames[-1]["type"] != "tailor"
+    if (
+        prompt is not None
+        and prompt["kind"] == "tailor"
+        and (not frames or frames[-1]["type"] != "tailor")
     ):
         frames.append({"type": "tailor", "seat": seat, "task_action": True})
     return frames

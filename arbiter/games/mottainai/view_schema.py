@@ -64,6 +64,12 @@ class Player(TypedDict):
     hand: NotRequired[Cards]
     waiting_seen: NotRequired[Cards]
     bonus_turn: NotRequired[Literal[True]]
+    own_extra: NotRequired[count(5)]
+    """Doll this turn: extra actions on the seat's own task (the current seat only)."""
+    returned_at_limit: NotRequired[Literal[True]]
+    """The current seat returned a card at this Morning's hand limit."""
+    old_task_done: NotRequired[Literal[True]]
+    """The current seat took this Morning's old-task step."""
     hand_wutai: NotRequired[count(54)]
     waiting_wutai: NotRequired[count(54)]
 

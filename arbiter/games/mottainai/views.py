@@ -19,6 +19,22 @@ from arbiter.games.mottainai.state import PUBLIC, State, copy_state
 from arbiter.games.mottainai.wutai import EDGES, is_om
 
 
+def _turn_facts(memo: dict[str, Any]) -> dict[str, Any]:
+    """What this turn has already settled that shapes what comes next, all of it public
+    (each came with a public event): Doll's extra actions on the seat's own task, a card
+    returned at the hand limit (the Morning's offers close), the old task's step taken.
+    A bot rebuilding the table from the view (``determinize``) needs them, or it plans
+    decisions the real table will not offer."""
+    out: dict[str, Any] = {}
+    if memo.get("own_extra"):
+        out["own_extra"] = memo["own_extra"]
+    if memo.get("returned"):
+        out["returned_at_limit"] = True
+    if memo.get("old-task"):
+        out["old_task_done"] = True
+    return out
+
+
 def view(state: State, seat: str | None) -> dict[str, Any]:
     """Return what ``seat`` may know (``None``: a spectator)."""
     players = {}
@@ -46,6 +62,8 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
             entry["waiting_seen"] = list(seen)
         if s == state.current and bonus_turn:
             entry["bonus_turn"] = True  # Frog (M-R30)
+        if s == state.current:
+            entry.update(_turn_facts(state.memo))
         players[s] = entry
     deck: dict[str, Any] = {"count": len(state.deck)}
     known = state.known
