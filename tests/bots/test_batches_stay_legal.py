@@ -1,9 +1,15 @@
 """A bot's batch is planned in worlds rebuilt from its view (``determinize``); every
-decision of it must still be legal on the real table. These tables once failed: a Doll
-earlier in the turn gave the seat an extra action on its own task, which the view did
-not carry, so every world counted one action fewer and the bot planned a Pinwheel use
-the real table did not offer yet (Mottainai's views now show the turn's settled facts,
-``views._turn_facts``)."""
+decision of it must still be legal on the real table. Each table below once failed,
+because the view left out something public the next decisions depend on:
+
+- a Doll earlier in the turn gave the seat an extra action on its own task, so every
+  world counted one action fewer (the view now shows the turn's settled facts);
+- an open trigger's context (the action done, the card placed): Plane after a POTTER
+  that Wutai's tucking interrupted was offered on the real table only;
+- a declined trigger still open under another (its ``closed`` flag);
+- a Jar's reveal still in the view after Night, its taken cards no longer in the hands
+  it lists: ``determinize`` found no consistent table (``ImpossibleView``).
+"""
 
 from __future__ import annotations
 
@@ -17,9 +23,16 @@ from arbiter.core import registry
 
 @pytest.mark.parametrize(
     ("tag", "seats", "options"),
-    [("random554False", 5, {}), ("random570yes", 5, {"wutai": "yes"})],
+    [
+        ("random554False", 5, {}),
+        ("random570yes", 5, {"wutai": "yes"}),
+        ("random5149yes", 5, {"wutai": "yes"}),
+        ("random519yes", 5, {"wutai": "yes"}),
+        ("random326yes", 3, {"wutai": "yes"}),
+        ("random5104yes", 5, {"wutai": "yes"}),
+    ],
 )
-def test_random_bots_batches_are_legal_where_a_doll_added_an_action(
+def test_random_bots_batches_are_legal_on_the_real_table(
     tag: str, seats: int, options: dict[str, str]
 ) -> None:
     engine = registry.get("mottainai")

@@ -68,6 +68,10 @@ def determinize(
     revealed = view["revealed"]
     if revealed is not None:
         owners = {c: o for o, cards in revealed.get("hands", {}).items() for c in cards}
+        # A Jar's taken cards went to its seat (its waiting area, its hand after Night): a
+        # reveal stays in the view until the next decision, Night may pass in between.
+        taken = set(revealed.get("taken", ()))
+        owners.update(dict.fromkeys(taken, revealed["seat"]))
         for c in revealed["cards"]:
             owner = owners.get(c, revealed["seat"])
             if owner == seat or placed[c]:
@@ -251,10 +255,10 @@ def _frames(view: Mapping[str, Any], prompt: Mapping[str, Any] | None) -> list[d
                 "type": "effects",
                 "seat": seat,
                 "moment": t["moment"],
-                "ctx": {"action": "tailor"} if t["moment"] == "before_tailor" else {},
+                "ctx": dict(t.get("ctx", {})),  # what the view shows of it (public)
                 "used": list(t["used"]),
                 "groups": [],
-                "closed": False,
+                "closed": bool(t.get("closed")),
             }
         )
     if (

@@ -39,7 +39,14 @@ Material = MATERIAL.type
 Cards = bounded(CardId, CARDS)
 Seats = bounded(SeatName, 5)
 Phase = Literal[
-    "hand-limit", "old-task", "choose-task", "morning", "noon", "action", "night", "count",
+    "hand-limit",
+    "old-task",
+    "choose-task",
+    "morning",
+    "noon",
+    "action",
+    "night",
+    "count",
     "over",
 ]
 Moment = Literal[tuple(sorted({*WINDOWS, "after", "morning", "night"}))]
@@ -96,12 +103,28 @@ class Revealed(TypedDict):
     seat: SeatName
     cards: Cards
     hands: NotRequired[dict[SeatName, Cards]]
+    taken: NotRequired[Cards]
+    """Jar: the shown hand cards it took into the revealer's waiting area."""
+
+
+class TriggerContext(TypedDict):
+    __pydantic_config__ = STRICT
+    action: NotRequired[str]
+    work: NotRequired[CardId]
+    card: NotRequired[CardId]
+    owner: NotRequired[SeatName]
+    material: NotRequired[Material]
+    wing: NotRequired[str]
 
 
 class Trigger(TypedDict):
     __pydantic_config__ = STRICT
     moment: Moment
     used: Cards
+    ctx: NotRequired[TriggerContext]
+    """What the trigger answers (the action done, the work completed, ...), when anything."""
+    closed: NotRequired[Literal[True]]
+    """The trigger was declined (``done``): it offers nothing more."""
 
 
 class End(TypedDict):
@@ -164,9 +187,7 @@ class WutaiDeck(TypedDict):
     returned_publicly: NotRequired[bounded(OmCardId, 54)]
 
 
-Tucked = TypedDict(
-    "Tucked", {edge: Cards for edge in EDGES}, total=True
-)
+Tucked = TypedDict("Tucked", {edge: Cards for edge in EDGES}, total=True)
 Tucked.__pydantic_config__ = STRICT
 
 
@@ -218,4 +239,6 @@ class View(TypedDict):
     wutai: NotRequired[Wutai]
 
 
-VIEW = ViewType(View, (CARD, MATERIAL), "What one seat (or a spectator) sees of a game of Mottainai.")
+VIEW = ViewType(
+    View, (CARD, MATERIAL), "What one seat (or a spectator) sees of a game of Mottainai."
+)

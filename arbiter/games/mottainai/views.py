@@ -18,6 +18,24 @@ from arbiter.games.mottainai.cover import covered
 from arbiter.games.mottainai.state import PUBLIC, State, copy_state
 from arbiter.games.mottainai.wutai import EDGES, is_om
 
+TRIGGER_CONTEXT = ("action", "work", "card", "owner", "material", "wing")
+"""What a trigger answers that everyone saw happen (the action, the work completed, the
+card placed, the task's owner and material, the wing): an effect's offers depend on it.
+Anything else a trigger carries (Fan's cards, shown to one seat) stays out."""
+
+
+def _trigger(frame: dict[str, Any]) -> dict[str, Any]:
+    """An open trigger as the view shows it (public, M-R8): its moment, the works used in
+    it, and what it answers when that is not nothing (``determinize`` rebuilds offers
+    from it, or a bot would plan uses the real table does not offer)."""
+    out: dict[str, Any] = {"moment": frame["moment"], "used": list(frame.get("used", ()))}
+    ctx = {k: frame["ctx"][k] for k in TRIGGER_CONTEXT if frame.get("ctx", {}).get(k) is not None}
+    if ctx:
+        out["ctx"] = ctx
+    if frame.get("closed"):
+        out["closed"] = True  # declined: it offers nothing more, though still open
+    return out
+
 
 def _turn_facts(memo: dict[str, Any]) -> dict[str, Any]:
     """What this turn has already settled that shapes what comes next, all of it public
@@ -98,11 +116,7 @@ def view(state: State, seat: str | None) -> dict[str, Any]:
         "revealed": None if state.revealed is None else dict(state.revealed),
         "copies": dict(state.memo.get("copies", {})),
         # The open triggers and the works already used in each (public, M-R8).
-        "triggers": [
-            {"moment": f["moment"], "used": list(f.get("used", ()))}
-            for f in state.frames
-            if "moment" in f
-        ],
+        "triggers": [_trigger(f) for f in state.frames if "moment" in f],
         "end": None if state.end is None else dict(state.end),
         "result": state.result,
     }

@@ -76,7 +76,10 @@ def jar(
         p.hand = [c for c in p.hand if card(c).material != mat]
         me.waiting.extend(taken[o])
     shown = sorted(c for cards in hands.values() for c in cards)
-    state.revealed = {"seat": seat, "cards": shown, "hands": hands}
+    # ``taken``: which of the shown cards left their hands (public, as the event says): a
+    # reader of the view must not think them still there (``determinize``).
+    gone = sorted(c for cards in taken.values() for c in cards)
+    state.revealed = {"seat": seat, "cards": shown, "hands": hands, "taken": gone}
     # Everyone knows these cards wait in the Jar owner's waiting area until Night (M-R38).
     state.memo.setdefault("seen_waiting", {}).setdefault(seat, []).extend(
         c for cards in taken.values() for c in cards
