@@ -24,6 +24,7 @@ from arbiter.games.mottainai import wutai
 from arbiter.games.mottainai.cards import deck_ids
 from arbiter.games.mottainai.effects import dispatch
 from arbiter.games.mottainai.state import PUBLIC, Player, State
+from arbiter.games.mottainai.views import TURN_FACTS
 
 TEMPLE = ("helpers", "craft_bench", "sales", "gallery", "gift_shop")
 
@@ -107,12 +108,7 @@ def determinize(
         memo["bonus_turn"] = True
     # This turn's settled facts (views._turn_facts): public, shown on the current seat.
     current = shown.get(view["current"], {})
-    if current.get("own_extra"):
-        memo["own_extra"] = current["own_extra"]
-    if current.get("returned_at_limit"):
-        memo["returned"] = True
-    if current.get("old_task_done"):
-        memo["old-task"] = True
+    memo.update({key: current[name] for key, name in TURN_FACTS.items() if current.get(name)})
     task = view["task"]
     state = State(
         seats=seats,

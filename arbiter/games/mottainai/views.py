@@ -37,20 +37,20 @@ def _trigger(frame: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+TURN_FACTS = {
+    "own_extra": "own_extra",
+    "returned": "returned_at_limit",
+    "old-task": "old_task_done",
+}
+"""The turn's settled facts (memo key → the view's name), all public (each came with a
+public event): Doll's extra actions on the seat's own task, a card returned at the hand
+limit (the Morning's offers close), the old task's step taken. A bot rebuilding the table
+from the view (``determinize``) needs them, or it plans decisions the real table will not
+offer."""
+
+
 def _turn_facts(memo: dict[str, Any]) -> dict[str, Any]:
-    """What this turn has already settled that shapes what comes next, all of it public
-    (each came with a public event): Doll's extra actions on the seat's own task, a card
-    returned at the hand limit (the Morning's offers close), the old task's step taken.
-    A bot rebuilding the table from the view (``determinize``) needs them, or it plans
-    decisions the real table will not offer."""
-    out: dict[str, Any] = {}
-    if memo.get("own_extra"):
-        out["own_extra"] = memo["own_extra"]
-    if memo.get("returned"):
-        out["returned_at_limit"] = True
-    if memo.get("old-task"):
-        out["old_task_done"] = True
-    return out
+    return {shown: memo[key] for key, shown in TURN_FACTS.items() if memo.get(key)}
 
 
 def view(state: State, seat: str | None) -> dict[str, Any]:
