@@ -89,6 +89,13 @@ def create(
         "options": engine.parse_options(raw),
         "seats": [{"seat": s, "key": signing.read_public_key(k)} for s, k in seats.items()],
     }
+    keys = [entry["key"] for entry in terms["seats"]] + (
+        [signing.read_public_key(notary)] if notary is not None else []
+    )
+    if len(set(keys)) != len(keys):
+        # One key for two seats would let one player sign for both (and, under escrow,
+        # hold two of the shares of every other seat's secret).
+        raise UsageError("two seats (or a seat and the notary) have one key: give each its own")
     given = addresses or {}  # a seat's mail address (--via mail), only when given
     for entry in terms["seats"]:
         if entry["seat"] in given:

@@ -132,3 +132,16 @@ def test_a_file_changed_or_removed_after_a_seat_read_it_is_caught(cli: Cli, tabl
     assert f"messages/{victim.name} is gone since bob read it" in line
     victim.write_bytes(honest)
     ok(cli("peer", "status", table, "--seat", "bob"))
+
+
+def test_two_seats_with_one_key_are_refused(cli: Cli, tmp_path: Path) -> None:
+    keys = tmp_path / "keys"
+    for seat in ("alice", "bob"):
+        ok(cli("keygen", seat, "--dir", keys))
+    made = cli(
+        "peer", "new", tmp_path / "twice", "--game", "momiji",
+        "--seat", f"alice={keys / 'alice'}.pub", "--seat", f"bob={keys / 'alice'}.pub",
+        "--seat", f"carol={keys / 'bob'}.pub",
+    )  # fmt: skip
+    assert "two seats (or a seat and the notary) have one key" in error_line(made, 2)
+    assert not (tmp_path / "twice" / "game.json").exists()
