@@ -80,11 +80,11 @@ def send(
 ) -> None:
     """Mail a signed file to the referee (any mail client does the same)."""
     from arbiter.core.canonical import parse_strict
-    from arbiter.core.safeio import read_input
+    from arbiter.core.safeio import read_input, shown
     from arbiter.desks.mail import compose
     from arbiter.desks.mail.addresses import normalise
     from arbiter.desks.mail.config import load_smtp
-    from arbiter.desks.mail.transport import Outbox
+    from arbiter.play.transports.mail import PlayerOutbox
 
     smtp = load_smtp(config)
     data = read_input(move)
@@ -97,7 +97,9 @@ def send(
         attachments=[(move.name, data, "application/json")],
     )
     del mail["Auto-Submitted"]  # a person's move: the desk must answer it
-    outbox = Outbox(smtp)
+    # The player's client, not the desk's: a server that refuses the mail is an error
+    # the sender must see (the desk lets a refused answer go, a player must not).
+    outbox = PlayerOutbox(smtp, shown(config))
     try:
         outbox.send(mail, [recipient])
     finally:

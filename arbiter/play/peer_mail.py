@@ -53,8 +53,8 @@ from arbiter.peer import folder as files
 from arbiter.play.transports.mail import (
     _BATCH,
     _UID,
+    PlayerOutbox,
     _filename,
-    _PlayerOutbox,
     _search_after,
     _sender,
     _short,
@@ -237,7 +237,7 @@ def letter(sender: str, to: list[str], game: str, name: str, data: bytes) -> Mes
     return mail
 
 
-class _Outbox(_PlayerOutbox):
+class _Outbox(PlayerOutbox):
     """The player desk's SMTP client, all or nothing: the mail is handed over only once
     the server took every address, so no seat gets a file another never will."""
 

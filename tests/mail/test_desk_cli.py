@@ -108,6 +108,11 @@ def test_mail_send_and_a_bad_config(tmp_path: Path, dovecot: Dovecot, smtp_relay
     assert box.count() == 1
     attached = [p.get_filename() for p in box.messages()[0].iter_attachments()]
     assert attached == ["join.json"]
+    # An address the server refuses (550 at RCPT): an error, never "sent".
+    done = arbiter("mail", "send", move, "--to", "nobody@example.test", "--config", config)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done
+    assert "refused the address nobody@example.test (550" in done.stderr
+    assert "sent" not in done.stdout and box.count() == 1
     config.write_text(config.read_text().replace('tls = "none"', 'tls = "maybe"'))
     done = arbiter("mail", "send", move, "--to", referee.address, "--config", config)
     assert done.returncode == 2 and "smtp.tls" in done.stderr and done.stderr.count("\n") == 1

@@ -111,7 +111,7 @@ class MailTransport(Transport):
             attachments=[(name, data, "application/json")],
         )
         del mail["Auto-Submitted"]  # a person's move: the desk must answer it
-        outbox = _PlayerOutbox(smtp, self.where)
+        outbox = PlayerOutbox(smtp, self.where)
         try:
             outbox.send(mail, [self.to])
         finally:
@@ -431,7 +431,7 @@ def _imap_errors(imap: Imap, where: str) -> Iterator[None]:
         ) from None
 
 
-class _PlayerOutbox(Outbox):
+class PlayerOutbox(Outbox):
     """The desk's SMTP client for one mail of a player, with the player's errors: a
     server that is down is ``NotReady``; a login, a sender or a recipient it refuses is a
     ``UsageError`` naming what to check. Never silent: the desk lets a refused answer go,
