@@ -79,6 +79,8 @@ def read(root: Path, terms: dict[str, Any]) -> Signed:
 def settle(game: PeerGame, signed: Signed) -> None:
     """Apply every complete timeout of the round in progress, again after each (a bot
     answering for a seat can close the round, and the next may hold another)."""
+    if not signed:
+        return  # nobody has timed anyone out: nothing to look at for each message read
     changed = True
     while changed and not game.over:
         changed = False
