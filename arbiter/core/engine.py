@@ -308,6 +308,13 @@ class Engine(ABC):
         without saying which (docs/peer.md §4.1, the one-of proof). Default: none."""
         return {}
 
+    def hands(self, state: Any, seat: str) -> list[list[str]]:
+        """The lists of ``state`` that hold ``seat``'s hidden hand, themselves (not copies):
+        where the peer layer turns a card everyone saw back into a placeholder before the
+        seat returns it face down (``Disclosure.concealed``, docs/peer-mottainai.md §3.3).
+        Default: none (an engine whose decisions never conceal a card)."""
+        return []
+
     # -- state as data -------------------------------------------------------------
     @abstractmethod
     def encode(self, state: Any) -> JSON:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, MutableSequence, Sequence
+from collections.abc import Callable, Collection, Mapping, MutableSequence, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -84,13 +85,95 @@ class FaceTable(dict[str, Any]):
 class Disclosure:
     """A decision a seat made on its private state, as every machine applies it to the
     shared state (docs/peer.md §3.5): ``public`` names each held card by id, except the
-    ``kept`` ones, named by their placeholders; ``shown`` are the placeholders whose
-    openings travel with the decision (the holder's shares, with proofs), ``kept`` those
-    that stay hidden, each proven to be one of the faces the engine's ``claims`` lists."""
+    ``kept`` and ``returned`` ones, named by their placeholders; ``shown`` are the
+    placeholders whose openings travel with the decision (the holder's shares, with
+    proofs), ``kept`` those that stay hidden, each proven to be one of the faces the
+    engine's ``claims`` lists.
+
+    ``returned`` (docs/peer-mottainai.md §3.2) are held cards the decision puts face down
+    into a deck, each with a proof that the deck receives the card the seat held;
+    ``concealed`` (§3.3) the cards the shared hand holds by id (everyone saw them) that the
+    seat must turn back into placeholders before the decision, as a returned card must not
+    be named. Engines without such moves leave both empty."""
 
     public: dict[str, Any]
     shown: tuple[str, ...] = ()
     kept: tuple[str, ...] = ()
+    returned: tuple[str, ...] = ()
+    concealed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A question a rule asks about a hidden hand without reading it: does ``holder`` hold,
+    among ``cards`` (placeholders), one whose face is among ``faces``? (docs/peer-mottainai.md
+    §3.4: whether an effect is offered at all, Cloak's "a METAL card in hand".) The holder
+    answers with its decision, with a proof of presence or absence."""
+
+    holder: str
+    cards: tuple[str, ...]
+    faces: tuple[str, ...]
+
+
+class Unanswered(Hidden):
+    """A rule asked a ``Fact`` that this step's facts do not answer."""
+
+    def __init__(self, fact: Fact):
+        super().__init__(*fact.cards)
+        self.fact = fact
+
+
+class Facts:
+    """The answers a step of a peer game's shared state may use (``holds_any``): given
+    ones (a decision's, as every machine checks it), or an ``oracle`` that answers from
+    the holder's own knowledge and records each answer (the holder's machine)."""
+
+    def __init__(
+        self,
+        given: Mapping[Fact, bool] | None = None,
+        oracle: Callable[[Fact], bool] | None = None,
+    ) -> None:
+        self.answers: dict[Fact, bool] = dict(given or {})
+        self.oracle = oracle
+        self.asked: list[Fact] = []
+        """Every fact the step asked, in order, once each."""
+
+    def answer(self, fact: Fact) -> bool:
+        if fact not in self.asked:
+            self.asked.append(fact)
+        if fact not in self.answers:
+            if self.oracle is None:
+                raise Unanswered(fact)
+            self.answers[fact] = self.oracle(fact)
+        return self.answers[fact]
+
+    def __enter__(self) -> Facts:
+        self._token = _FACTS.set(self)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        _FACTS.reset(self._token)
+
+
+_FACTS: ContextVar[Facts | None] = ContextVar("arbiter_peer_facts", default=None)
+
+
+def holds_any(holder: str, cards: Sequence[str], wanted: Collection[str]) -> bool:
+    """Whether ``holder``'s ``cards`` include one whose face is in ``wanted``.
+
+    Cards named by id answer at once (a referee state holds nothing else, so this is a
+    plain membership test there). Only if none of them does and placeholders remain is
+    the question a ``Fact``, answered by the step's ``Facts`` (``Unanswered`` without)."""
+    if any(card in wanted for card in cards if not is_hidden(card)):
+        return True
+    hidden = tuple(card for card in cards if is_hidden(card))
+    if not hidden:
+        return False
+    facts = _FACTS.get()
+    fact = Fact(holder, hidden, tuple(sorted(wanted)))
+    if facts is None:
+        raise Unanswered(fact)
+    return facts.answer(fact)
 
 
 class Holdings:

@@ -14,8 +14,11 @@ from typing import Any
 from arbiter.core.engine import Engine, Event
 from arbiter.core.hidden import (
     PLACEHOLDER,
+    Fact,
+    Facts,
     Hidden,
     PeerRng,
+    placeholder,
     placeholders,
     private_state,
     substitute,
@@ -100,23 +103,50 @@ class PeerTable:
     """Every card a decision kept hidden (a claim instead of an opening)."""
     forced: list[list[str]] = field(default_factory=list)
     """Per step, the cards opened to everyone because a rule read their faces (``Hidden``)."""
+    facts: list[list[tuple[Fact, bool]]] = field(default_factory=list)
+    """Per step, each fact about a hidden hand the step asked, with its true answer."""
+    returned: list[str] = field(default_factory=list)
+    """Every card a decision put face down into a deck (its placeholder before renaming)."""
+    concealed: list[str] = field(default_factory=list)
+    """Every card id a seat turned back into a placeholder before returning it."""
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    """Every decision as the shared state received it (what the seat's message says)."""
+    home: Callable[[str], int] = lambda _card: 0
+    """The deck a card belongs to, for one the decks' truth does not list (a scenario's
+    table conceals only what is hidden)."""
 
     def face(self, placeholder: str) -> str:
         found = PLACEHOLDER.fullmatch(placeholder)
         assert found is not None
         return self.truth[int(found.group(1)[1:])][int(found.group(2))]
 
+    def truthful(self, fact: Fact) -> bool:
+        """The holder's answer to a fact about its hand (its machine knows its cards)."""
+        return any(self.face(card) in fact.faces for card in fact.cards)
+
+    def new_slot(self, card: str) -> str:
+        """A new placeholder for ``card`` in the deck it came from (a returned or
+        re-concealed card's new place, docs/peer-mottainai.md §3.2, §3.3)."""
+        deck = next((i for i, cards in enumerate(self.truth) if card in cards), None)
+        if deck is None:
+            deck = self.home(card)
+        self.truth[deck].append(card)
+        return placeholder(f"d{deck}", len(self.truth[deck]) - 1)
+
     def attempt(self, step: Callable[[Any, PeerRng], tuple[Any, list[Any]]]) -> list[Any]:
         """Apply ``step`` to the shared state; on ``Hidden``, open those cards to everyone
-        and apply it again from the state before (the same decks, never reshuffled)."""
+        and apply it again from the state before (the same decks, never reshuffled). Facts
+        about a hidden hand are answered truly, as the holder would, and recorded."""
         self.forced.append([])
         while True:
             rng = PeerRng(self.opened, self.decks)
             before = (
                 None if self.state is None else private_state(self.engine, self.state, self.opened)
             )
+            facts = Facts(oracle=self.truthful)
             try:
-                state, events = step(before, rng)
+                with facts:
+                    state, events = step(before, rng)
             except Hidden as hidden:
                 assert not set(hidden.placeholders) & set(self.opened), "an opened card raised"
                 for p in hidden.placeholders:
@@ -126,6 +156,7 @@ class PeerTable:
                 continue
             self.decks += len(rng.decks)
             self.state = state
+            self.facts.append([(fact, facts.answers[fact]) for fact in facts.asked])
             return events
 
     def settle(self, seats: list[str]) -> None:
@@ -161,18 +192,31 @@ class PeerTable:
         (docs/peer.md §3.5): the held cards it shows are opened to everyone with it; each
         card it keeps hidden must be one of the faces the engine's claims list (what the
         seat's one-of proof would show)."""
-        disclosure = self.engine.disclose(self.state, seat, action, self.own.get(seat, {}))
+        mine = self.own.setdefault(seat, {})
+        disclosure = self.engine.disclose(self.state, seat, action, mine)
+        public = disclosure.public
+        if disclosure.concealed:
+            renamed = {card: self.new_slot(card) for card in disclosure.concealed}
+            for hand in self.engine.hands(self.state, seat):
+                hand[:] = [renamed.get(card, card) for card in hand]
+            mine.update({p: card for card, p in renamed.items()})
+            public = substitute(public, renamed)
+            self.concealed += disclosure.concealed
+        for p in disclosure.returned:
+            assert p in mine and p not in self.opened, f"{p} is not a hidden card of {seat}"
+            self.returned.append(p)
         for p in disclosure.shown:
             assert p in self.own.get(seat, {}) and p not in self.opened, p
             self.opened[p] = self.face(p)
             self.openings += 1
         self.state = private_state(self.engine, self.state, self.opened)
-        claims = self.engine.claims(self.state, seat, disclosure.public)
+        claims = self.engine.claims(self.state, seat, public)
         assert sorted(claims) == sorted(disclosure.kept), (claims, disclosure)
         for p in disclosure.kept:
             assert self.face(p) in claims[p], f"{p} is not among its claimed faces"
             self.kept.append(p)
-        return disclosure.public
+        self.decisions.append(public)
+        return public
 
 
 def peer_run(
@@ -221,10 +265,13 @@ def shadow_step(scenario: Any, state: Any, seat: str, action: dict[str, Any]) ->
     before it; assert every reader's view and log after it are the same on both."""
     engine = scenario.engine
     shared, slots, holders = scenario.conceal(state)
+    # ``slots``: one deck's cards, or several decks' (Mottainai with Wutai: d0 and d1).
+    decks = [slots] if all(isinstance(card, str) for card in slots) else list(slots)
     made: list[list[str]] = []
     events = engine.apply(state, seat, action, _Recording(scenario.rng(), made))
     engine.invariants(state)
-    table = PeerTable(engine, [slots, *made], decks=1, state=shared)
+    table = PeerTable(engine, [*decks, *made], decks=len(decks), state=shared)
+    table.home = scenario.home
     table.own = {s: {p: table.face(p) for p in held} for s, held in holders.items()}
     public = table.decide(seat, action)
     engine.check(table.state, seat, public)

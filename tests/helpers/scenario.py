@@ -36,6 +36,10 @@ class Scenario:
         placeholder ``?d0.<k>``; the cards behind them in slot order; who holds which."""
         raise NotImplementedError(f"{self.engine.info.name} has no peer scenario")
 
+    def home(self, card: str) -> int:
+        """The deck (``d<k>``) a card of ``conceal``'s decks belongs to (one deck: d0)."""
+        return 0
+
     def rng(self) -> Rng:
         """Return a fresh stream for the next decision, as a new chain entry would get."""
         self.entry += 1

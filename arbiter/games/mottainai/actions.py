@@ -12,7 +12,7 @@ from typing import Any
 
 from arbiter.core.engine import Event
 from arbiter.games.mottainai import om
-from arbiter.games.mottainai.cards import TASKS, card
+from arbiter.games.mottainai.cards import TASKS, card, faced
 from arbiter.games.mottainai.cover import wing_count
 from arbiter.games.mottainai.effects import dispatch
 from arbiter.games.mottainai.state import HAND_LIMIT, WINGS, State
@@ -189,7 +189,7 @@ def smith_options(state: State, seat: str) -> list[dict[str, Any]]:
 
     Supports are listed in id order so that each choice has one spelling.
     """
-    hand = state.players[seat].hand
+    hand = faced(state.players[seat].hand)  # on a peer game's shared state: the shown cards
     out = []
     for work in hand:
         mat = card(work).material
@@ -211,7 +211,7 @@ def craft_options(state: State, seat: str, mat: str) -> list[dict[str, Any]]:
     p = state.players[seat]
     out = []
     on_bench = sum(1 for c in p.bench if card(c).material == mat)
-    for work in p.hand:
+    for work in faced(p.hand):
         if card(work).material == mat and supports_needed(state, seat, work, "craft") <= on_bench:
             for wing in WINGS:
                 out.append({"kind": "craft", "work": work, "wing": wing})

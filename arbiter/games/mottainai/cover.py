@@ -6,7 +6,7 @@ works of a material cannot cover every helper (sale) of it, none is covered.
 
 from __future__ import annotations
 
-from arbiter.games.mottainai.cards import MATERIAL, VALUE, card
+from arbiter.games.mottainai.cards import MATERIAL, VALUE, card, faced
 from arbiter.games.mottainai.effects.dispatch import identity, query
 from arbiter.games.mottainai.state import State
 
@@ -95,6 +95,11 @@ def covered(state: State, seat: str) -> tuple[list[str], list[str]]:
     p = state.players[seat]
     if not p.gallery and not p.gift_shop:
         return [], []  # no work covers anything, and none has an effect (Bangle, Go Set)
+    if len(faced(p.helpers)) < len(p.helpers) or len(faced(p.sales)) < len(p.sales):
+        # A card just turned up into a temple (Bell, Socks, Bowl) is a placeholder on a peer
+        # game's shared state until the views open it; that view serves only to find it
+        # (docs/peer.md §3.3), and a view never raises.
+        return [], []
     helpers = sorted(set(map(MATERIAL.__getitem__, p.helpers)))
     sales = sorted(set(map(MATERIAL.__getitem__, p.sales)))
     return (

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from arbiter.core import viewcheck
 from arbiter.core.engine import Action, Engine, EngineInfo, Event, OptionInfo, Outcome, Prompt
 from arbiter.core.errors import SchemaViolation, UsageError
+from arbiter.core.hidden import Disclosure
 from arbiter.core.rng import Rng
 from arbiter.games.mottainai import (
     defaults,
     determinize,
+    disclose,
     flow,
     moves,
     narrate,
@@ -84,7 +86,9 @@ class MottainaiEngine(Engine):
                 "(PRAYER only) or any (every draw but TAILOR's) (M-R103)",
                 "prayer",
             ),
-            OptionInfo("om_works_end", "Om works count toward the 5 (6) works end (yes/no, M-R111)", "yes"),
+            OptionInfo(
+                "om_works_end", "Om works count toward the 5 (6) works end (yes/no, M-R111)", "yes"
+            ),
             OptionInfo(
                 "om_leave",
                 "where tucked cards go when their Om work leaves play: return or floor (M-R112)",
@@ -112,7 +116,9 @@ class MottainaiEngine(Engine):
                 out[key] = flag
             elif key in CHOICES:
                 if value not in CHOICES[key]:
-                    raise UsageError(f"option {key} takes {' or '.join(CHOICES[key])}, not {value!r}")
+                    raise UsageError(
+                        f"option {key} takes {' or '.join(CHOICES[key])}, not {value!r}"
+                    )
                 out[key] = value
             else:
                 out[key] = value
@@ -138,16 +144,22 @@ class MottainaiEngine(Engine):
         if options["wutai"] is not True:
             raise SchemaViolation("manifest option wutai for mottainai is true or absent")
         if type(options.get("om_works_end")) is not bool:
-            raise SchemaViolation("manifest option om_works_end for mottainai must be true or false")
+            raise SchemaViolation(
+                "manifest option om_works_end for mottainai must be true or false"
+            )
         for key, allowed in CHOICES.items():
             if options.get(key) not in allowed:
-                raise SchemaViolation(f"manifest option {key} for mottainai is one of {list(allowed)}")
+                raise SchemaViolation(
+                    f"manifest option {key} for mottainai is one of {list(allowed)}"
+                )
         wutai.resolve(options.get("wutai_cards"))
 
     def check_seats(self, options: Mapping[str, Any], seats: int) -> None:
         # Rules: team play is for exactly four players, partners sitting across.
         if options.get("teams") and seats != 4:
-            raise UsageError(f"team play needs exactly 4 players, not {seats}: drop --option teams=yes")
+            raise UsageError(
+                f"team play needs exactly 4 players, not {seats}: drop --option teams=yes"
+            )
 
     # -- the game ------------------------------------------------------------------------
     def setup(
@@ -210,6 +222,26 @@ class MottainaiEngine(Engine):
         if state.wutai is not None:
             wutai.ensure(state.wutai["table"])
         return defaults.default_action(state, seat)
+
+    # -- peer play (docs/peer-mottainai.md) ------------------------------------------------
+    def disclose(
+        self,
+        shared: State,
+        seat: str,
+        action: Action,
+        known: Mapping[str, str],
+        order: Sequence[str] | None = None,
+    ) -> Disclosure:
+        """Hand cards a decision uses are shown with it; a card returned face down stays a
+        placeholder (M-R125), re-concealed first if everyone saw it (M-R127)."""
+        return disclose.disclose(shared, seat, action, known, order)
+
+    def claims(self, state: State, seat: str, action: Action) -> dict[str, list[str]]:
+        """WICK's returned card is proven of an Om-helper-type (M-R129)."""
+        return disclose.claims(state, seat, action)
+
+    def hands(self, state: State, seat: str) -> list[list[str]]:
+        return [state.players[seat].hand]
 
     def provisional_outcome(self, state: State) -> Outcome:
         """M-R77: the final scoring of the table as it stands."""

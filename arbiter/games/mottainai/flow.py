@@ -125,7 +125,7 @@ def advance(state: State, events: list[Event]) -> None:
     while True:
         if state.frames:
             frame = state.frames[-1]
-            if frame["type"] != "effects" or dispatch.offers(state, frame):
+            if frame["type"] != "effects" or dispatch.offered(state, frame):
                 return
             state.frames.pop()
             continue
@@ -272,7 +272,9 @@ def night(state: State, events: list[Event]) -> None:
     # The owner sees these cards for the first time: a barrier (M-R16).
     events.append(Event("night", {"seat": seat, "cards": list(cards)}, barrier=True))
     # Frog: a bonus full turn straight after this one (M-R30).
-    begin_turn(state, seat if state.memo.get("bonus_turn") else state.clockwise_from(seat)[1], events)
+    begin_turn(
+        state, seat if state.memo.get("bonus_turn") else state.clockwise_from(seat)[1], events
+    )
 
 
 def begin_turn(state: State, seat: str, events: list[Event]) -> None:

@@ -11,6 +11,7 @@ import itertools
 from typing import Any
 
 from arbiter.core.engine import reject
+from arbiter.core.hidden import Hidden, is_hidden
 from arbiter.games.mottainai import actions, flow, om
 from arbiter.games.mottainai.cards import MATERIALS, TASKS, card
 from arbiter.games.mottainai.effects import dispatch, obstruction
@@ -325,9 +326,7 @@ def action_schema() -> dict[str, Any]:
         _variant("done", "Stop returning cards, or decline the remaining effects.", {}),
         _variant("task", "Put a hand card in your task slot.", card_prop, ("card",)),
         _variant("no_task", "Choose no task: you will pray at Noon.", {}),
-        _variant(
-            "clerk", "CLERK: move a craft-bench card to your sales.", om_prop, ("card",)
-        ),
+        _variant("clerk", "CLERK: move a craft-bench card to your sales.", om_prop, ("card",)),
         _variant("monk", "MONK: hire a floor card as a helper.", om_prop, ("card",)),
         _variant("potter", "POTTER: move a floor card to your craft bench.", om_prop, ("card",)),
         _variant("tailor", "TAILOR: return cards, then draw up to five.", {}),
@@ -381,6 +380,8 @@ def action_schema() -> dict[str, Any]:
 def label(action: dict[str, Any]) -> str:
     """Return a short human label for a decision (``arbiter moves``)."""
     kind = str(action.get("kind", "?"))
+    if kind == "return" and is_hidden(action.get("card")):
+        return "return a card"  # a peer game's face-down return names a place (M-R125)
     try:
         if kind in ("return", "task", "clerk", "monk", "potter"):
             c = card(action["card"])
@@ -399,6 +400,6 @@ def label(action: dict[str, Any]) -> str:
                 f"{k}={v}" for k, v in sorted(action.items()) if k not in ("kind", "card")
             )
             return f"use {card(action['card']).name} {rest}".strip()
-    except (KeyError, TypeError):
-        pass
+    except (KeyError, TypeError, Hidden):
+        pass  # not a card of this game, or a card whose face this state does not hold
     return kind

@@ -11,6 +11,7 @@ import itertools
 from typing import Any
 
 from arbiter.core.engine import Outcome
+from arbiter.core.hidden import faces
 from arbiter.games.mottainai.cards import MATERIALS, VALUE, card
 from arbiter.games.mottainai.cover import count, sales_covered, work_material
 from arbiter.games.mottainai.effects.dispatch import RUNNING, identity
@@ -36,23 +37,37 @@ def _effects_sheet(state: State, seat: str) -> dict[str, Any]:
     return sheet
 
 
-def score_seat(state: State, seat: str, sales: dict[str, dict[str, int]]) -> dict[str, Any]:
+def _backordered(
+    state: State, seat: str, sales: dict[str, dict[str, int]], sheet: dict[str, Any]
+) -> list[str]:
+    """The materials the seat scores backorders for, if its hand holds any: the most sales
+    of a type (covered or not); a tie scores for nobody unless a card claims it (Rules:
+    Game End)."""
+    out = []
+    for mat in MATERIALS:
+        n = sales[seat][mat]
+        best = max((sales[s][mat] for s in state.seats if s != seat), default=0)
+        if n > best or (n == best and mat in sheet["claim_ties"]):
+            out.append(mat)
+    return out
+
+
+def score_seat(
+    state: State, seat: str, sales: dict[str, dict[str, int]], sheet: dict[str, Any]
+) -> dict[str, Any]:
     """Return one seat's scoring: the parts, per-material details and the total."""
     p = state.players[seat]
-    sheet = _effects_sheet(state, seat)
     works = sum(VALUE[work_material(state, w)] for w in p.gallery + p.gift_shop)
     covered: list[str] = []
     sale_points = 0
     backorder: dict[str, int] = {}
+    majorities = _backordered(state, seat, sales, sheet)
     for mat in MATERIALS:
         n = sales[seat][mat]
         if n and (mat in sheet["always_covered"] or sales_covered(state, seat, mat)):
             covered.append(mat)
             sale_points += n * VALUE[mat]
-        others = [sales[s][mat] for s in state.seats if s != seat]
-        best = max(others, default=0)
-        # Rules: Game End: the most sales of a type (covered or not); a tie scores for nobody.
-        if n > best or (n == best and mat in sheet["claim_ties"]):
+        if mat in majorities:
             held = count(p.hand, mat)
             if held:
                 backorder[mat] = held * VALUE[mat] * sheet["backorder_factor"]
@@ -78,7 +93,18 @@ def score_seat(state: State, seat: str, sales: dict[str, dict[str, int]]) -> dic
 def score(state: State) -> dict[str, Any]:
     """Return the final scoring of every seat, the scores and the ranking with tie-break."""
     sales = {s: {m: count(state.players[s].sales, m) for m in MATERIALS} for s in state.seats}
-    seats = {s: score_seat(state, s, sales) for s in state.seats}
+    sheets = {s: _effects_sheet(state, s) for s in state.seats}
+    # A peer game opens, in one round, the hands the backorders read (M-R131); a referee
+    # game's hands are all faces already.
+    faces(
+        [
+            c
+            for s in state.seats
+            if _backordered(state, s, sales, sheets[s])
+            for c in state.players[s].hand
+        ]
+    )
+    seats = {s: score_seat(state, s, sales, sheets[s]) for s in state.seats}
     own = {s: seats[s]["parts"]["total"] for s in state.seats}
     scores = dict(own)
     if state.teams:

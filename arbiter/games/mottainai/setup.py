@@ -7,6 +7,7 @@ from typing import Any
 
 from arbiter.core.engine import Event
 from arbiter.core.errors import UsageError
+from arbiter.core.hidden import faces
 from arbiter.core.rng import Rng
 from arbiter.games.mottainai import flow, wutai
 from arbiter.games.mottainai.actions import GameEnds
@@ -94,5 +95,6 @@ def wutai_setup(
 
 def start_player(seats: list[str], floor: list[str]) -> str:
     """Rules: Setup: the floor card first in alphabetical order starts; ties: seat order (M-R10)."""
+    faces(floor)  # a peer game opens the whole floor at once: one round, not one per card
     best = min(range(len(seats)), key=lambda i: (card(floor[i]).name.casefold(), i))
     return seats[best]

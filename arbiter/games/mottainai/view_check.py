@@ -100,7 +100,10 @@ def _cards(view: Mapping[str, Any], state_file: Mapping[str, Any]) -> str | None
     if any(c not in allowed for c in _every_card(view)):
         return "it names a card this game does not have"
     deck = view["deck"]
-    if any(c not in base for c in [*deck.get("returned_by_you", ()), *deck.get("returned_publicly", ())]):
+    if any(
+        c not in base
+        for c in [*deck.get("returned_by_you", ()), *deck.get("returned_publicly", ())]
+    ):
         return "a Wutai card is listed in the base deck"
     if w is not None:
         wd = w["deck"]
@@ -195,4 +198,3 @@ def _every_card(view: Mapping[str, Any]) -> Iterator[str]:
     if result is not None:
         for sheet in result["seats"].values():
             yield from sheet["card_points"]
-

@@ -180,9 +180,17 @@ OM: set[str] = set()
 """The card ids of the installed list (``is_om``)."""
 
 
+WUTAI_DECK = "d1"
+"""The Wutai deck's name in a peer game: the setup shuffles the base deck first and the
+Wutai deck second (``setup.deal``, ``setup.wutai_state``) and no rule ever reshuffles, so
+``PeerRng`` always numbers it ``d1`` (M-R133, docs/peer-mottainai.md §2)."""
+_WUTAI_SLOT = f"?{WUTAI_DECK}."
+
+
 def is_om(iid: str) -> bool:
-    """Return whether a card is a Wutai (Om) card of the installed list."""
-    return iid in OM
+    """Return whether a card is a Wutai (Om) card of the installed list. A peer game's
+    placeholder answers by its deck: a card's back is public (M-R102), its face not."""
+    return iid in OM or iid.startswith(_WUTAI_SLOT)
 
 
 def provisional(key: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from mottainai_scenario import Scenario
 
 from arbiter.core.engine import Event
 from arbiter.games.mottainai import MottainaiEngine, actions
@@ -25,6 +26,14 @@ def _fn(window: str, body: Any = None) -> Any:
 
     fn.__module__ = WINDOW_MODULE + window
     return fn
+
+
+@pytest.fixture
+def mot() -> Scenario:
+    """The referee's table only: a toy effect records its calls and moves hand cards by
+    id without ``disclose`` knowing of it, so a peer table would play it twice and find
+    placeholders where it looks for ids. The real cards run in both modes (``conftest``)."""
+    return Scenario()
 
 
 @pytest.fixture

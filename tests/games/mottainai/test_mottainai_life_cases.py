@@ -36,8 +36,15 @@ class Game:
     def __init__(self, tmp: Path, seats: list[str]):
         self.keys = make_keys(tmp / "keys", seats)
         self.root = tmp / "game"
-        new_game(self.root, "mottainai", [(s, f"{self.keys[s]}.pub") for s in seats], {},
-                 join=False, created="2026-12-01T00:00:00Z", game_id="mot-life")
+        new_game(
+            self.root,
+            "mottainai",
+            [(s, f"{self.keys[s]}.pub") for s in seats],
+            {},
+            join=False,
+            created="2026-12-01T00:00:00Z",
+            game_id="mot-life",
+        )
         self.choices = Rng(b"MOT-19" * 5 + b"..")
         self.count = 0
 

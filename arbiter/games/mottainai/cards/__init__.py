@@ -12,6 +12,7 @@ from arbiter.games.mottainai.cards.catalog import (
     base_id,
     card,
     deck_ids,
+    faced,
 )
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "base_id",
     "card",
     "deck_ids",
+    "faced",
 ]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from arbiter.core.hidden import FaceTable, is_hidden
+
 MATERIALS = ("PAPER", "STONE", "CLOTH", "CLAY", "METAL")
 VALUE = {"PAPER": 1, "STONE": 2, "CLOTH": 2, "CLAY": 3, "METAL": 3}
 """Rules: Card Anatomy: points as a work, cards needed to complete it, cover it gives."""
@@ -125,15 +127,25 @@ def base_id(instance: str) -> str:
     return instance.partition("#")[0]
 
 
-INSTANCES: dict[str, Card] = {}
-"""Every instance id (``kite``, ``kite#2``) → its card; hot loops index it instead of ``card``."""
+INSTANCES: dict[str, Card] = FaceTable()
+"""Every instance id (``kite``, ``kite#2``) → its card; hot loops index it instead of ``card``.
+A ``FaceTable``: asked for a peer game's placeholder it raises ``Hidden`` (docs/peer.md §3),
+and every module reads this one object, so no face read escapes that check."""
 for _id, _card in CARDS.items():
     INSTANCES[_id] = _card
     INSTANCES[f"{_id}#2"] = _card
 
 
-MATERIAL: dict[str, str] = {i: c.material for i, c in INSTANCES.items()}
-"""Every instance id → its material (counted in hot loops)."""
+MATERIAL: dict[str, str] = FaceTable({i: c.material for i, c in INSTANCES.items()})
+"""Every instance id → its material (counted in hot loops); a ``FaceTable`` too."""
+
+
+def faced(cards: list[str]) -> list[str]:
+    """The ``cards`` whose faces this state holds, in order: on a referee state (or a
+    seat's own) the list itself; on a peer game's shared state, without the placeholders
+    (docs/peer-mottainai.md §2). Offers that list hand cards iterate it, so that checking
+    a decision reads only the cards it names, which it shows."""
+    return [c for c in cards if not is_hidden(c)]
 
 
 def card(instance: str) -> Card:

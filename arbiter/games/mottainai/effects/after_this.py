@@ -10,6 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from arbiter.core.engine import Event
+from arbiter.core.hidden import faces
 from arbiter.games.mottainai import om
 from arbiter.games.mottainai.cards import MATERIALS, card
 from arbiter.games.mottainai.effects.registry import effect
@@ -67,6 +68,8 @@ def jar(
     """
     mat = params["material"]
     me = state.players[seat]
+    # A peer game opens every opponent's hand at once: one round (M-R38, M-R124).
+    faces([c for o in state.opponents(seat) for c in state.players[o].hand])
     hands: dict[str, list[str]] = {}
     taken: dict[str, list[str]] = {}
     for o in state.opponents(seat):

@@ -11,10 +11,11 @@ from typing import Any
 
 from arbiter.core.engine import Event
 from arbiter.games.mottainai import om
-from arbiter.games.mottainai.cards import card
+from arbiter.games.mottainai.cards import MATERIAL, card, faced
 from arbiter.games.mottainai.effects import dispatch
 from arbiter.games.mottainai.effects.dispatch import identity
 from arbiter.games.mottainai.effects.registry import effect
+from arbiter.games.mottainai.facts import holds
 from arbiter.games.mottainai.state import PUBLIC, WINGS, State
 
 
@@ -99,11 +100,17 @@ def amulet(
 def _cloak_offers(state: State, seat: str, work: str, ctx: dict[str, Any]) -> list[dict[str, Any]]:
     if not _in_play(state, seat, ctx.get("work")):
         return []
-    metal = [c for c in state.players[seat].hand if card(c).material == "METAL"]
+    metal = [c for c in faced(state.players[seat].hand) if MATERIAL[c] == "METAL"]
     return [{"target": c, "wing": wing} for c in metal for wing in WINGS]
 
 
-@effect("cloak", offers=_cloak_offers, last=True)
+def _cloak_exists(state: State, seat: str, work: str, ctx: dict[str, Any]) -> bool:
+    return _in_play(state, seat, ctx.get("work")) and holds(
+        state, seat, lambda c: MATERIAL[c] == "METAL"
+    )
+
+
+@effect("cloak", offers=_cloak_offers, last=True, exists=_cloak_exists)
 def cloak(
     state: State,
     seat: str,

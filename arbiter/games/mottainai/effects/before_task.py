@@ -11,8 +11,9 @@ from itertools import combinations
 from typing import Any
 
 from arbiter.core.engine import Event
-from arbiter.games.mottainai.cards import card
+from arbiter.games.mottainai.cards import MATERIAL, faced
 from arbiter.games.mottainai.effects.registry import effect
+from arbiter.games.mottainai.facts import holds
 from arbiter.games.mottainai.state import State
 
 
@@ -20,7 +21,14 @@ def _matching(state: State, seat: str) -> list[dict[str, Any]]:
     task = state.task
     assert task is not None
     mat = task["material"]
-    return [{"target": c} for c in state.players[seat].hand if card(c).material == mat]
+    return [{"target": c} for c in faced(state.players[seat].hand) if MATERIAL[c] == mat]
+
+
+def _holds_matching(state: State, seat: str) -> bool:
+    task = state.task
+    assert task is not None
+    mat = task["material"]
+    return holds(state, seat, lambda c: MATERIAL[c] == mat)
 
 
 def _reveal(state: State, seat: str, work: str, cards: list[str], events: list[Event]) -> None:
@@ -35,7 +43,11 @@ def _figurine_offers(
     return _matching(state, seat) if ctx["owner"] in state.opponents(seat) else []
 
 
-@effect("figurine", offers=_figurine_offers)
+def _figurine_exists(state: State, seat: str, work: str, ctx: dict[str, Any]) -> bool:
+    return ctx["owner"] in state.opponents(seat) and _holds_matching(state, seat)
+
+
+@effect("figurine", offers=_figurine_offers, exists=_figurine_exists)
 def figurine(
     state: State,
     seat: str,
@@ -54,7 +66,11 @@ def _flag_offers(state: State, seat: str, work: str, ctx: dict[str, Any]) -> lis
     return _matching(state, seat) if ctx["owner"] == seat else []
 
 
-@effect("flag", offers=_flag_offers)
+def _flag_exists(state: State, seat: str, work: str, ctx: dict[str, Any]) -> bool:
+    return ctx["owner"] == seat and _holds_matching(state, seat)
+
+
+@effect("flag", offers=_flag_offers, exists=_flag_exists)
 def flag(
     state: State,
     seat: str,
@@ -75,13 +91,20 @@ def _fountain_offers(
     task = state.task
     if task is None or task["material"] != "PAPER":
         return []
-    stone = sorted(c for c in state.players[seat].hand if card(c).material == "STONE")
+    stone = sorted(c for c in faced(state.players[seat].hand) if MATERIAL[c] == "STONE")
     return [
         {"cards": list(pick)} for n in range(1, len(stone) + 1) for pick in combinations(stone, n)
     ]
 
 
-@effect("fountain", offers=_fountain_offers)
+def _fountain_exists(state: State, seat: str, work: str, ctx: dict[str, Any]) -> bool:
+    task = state.task
+    if task is None or task["material"] != "PAPER":
+        return False
+    return holds(state, seat, lambda c: MATERIAL[c] == "STONE")
+
+
+@effect("fountain", offers=_fountain_offers, exists=_fountain_exists)
 def fountain(
     state: State,
     seat: str,

@@ -14,7 +14,7 @@ from typing import Any
 
 from arbiter.core.engine import Event
 from arbiter.games.mottainai import om
-from arbiter.games.mottainai.cards import card
+from arbiter.games.mottainai.cards import card, faced
 from arbiter.games.mottainai.effects.dispatch import identity
 from arbiter.games.mottainai.effects.registry import effect, narrates
 from arbiter.games.mottainai.state import PUBLIC, WINGS, State
@@ -251,11 +251,12 @@ def _crane_offers(state: State, seat: str, work: str, ctx: dict[str, Any]) -> Pa
     if not paper:
         return []
     out: Params = []
+    hand = faced(p.hand)  # on a peer game's shared state: the cards the decision shows
     if ctx["action"] == "smith":
-        for w in p.hand:
+        for w in hand:
             mat = card(w).material
             need = acts.supports_needed(state, seat, w, "smith")
-            others = sorted(c for c in p.hand if c != w and card(c).material == mat)
+            others = sorted(c for c in hand if c != w and card(c).material == mat)
             for k in range(1, min(need, len(paper)) + 1):
                 for back in combinations(paper, k):
                     for sup in combinations(others, need - k):
@@ -267,7 +268,7 @@ def _crane_offers(state: State, seat: str, work: str, ctx: dict[str, Any]) -> Pa
     if not ctx.get("mask"):
         mat = ctx["material"]
         on_bench = sum(1 for c in p.bench if card(c).material == mat)
-        for w in p.hand:
+        for w in hand:
             if card(w).material != mat or mat == "PAPER":
                 continue
             missing = acts.supports_needed(state, seat, w, "craft") - on_bench
@@ -327,13 +328,14 @@ def _brick_offers(state: State, seat: str, work: str, ctx: dict[str, Any]) -> Pa
     p = state.players[seat]
     slots = _slot_cards(state)
     out: Params = []
-    for w in p.hand:
+    hand = faced(p.hand)  # on a peer game's shared state: the cards the decision shows
+    for w in hand:
         mat = card(w).material
         mine = [c for c in slots if card(c).material == mat]
         if not mine:
             continue
         need = acts.supports_needed(state, seat, w, "smith")
-        pool = sorted(mine + [c for c in p.hand if c != w and card(c).material == mat])
+        pool = sorted(mine + [c for c in hand if c != w and card(c).material == mat])
         for sup in combinations(pool, need):
             if any(c in mine for c in sup):
                 out += [{"target": w, "cards": list(sup), "wing": g} for g in WINGS]

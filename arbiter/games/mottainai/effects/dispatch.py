@@ -27,6 +27,7 @@ def effect_of(card_id: str) -> Effect:
     eff = REGISTRY.get(card_id)
     return eff if eff is not None else RUNNING[card_id]
 
+
 MOMENTS = ("morning", "night", "before_task", "before_tailor", "after")
 AFTER = ("after_this", "after_work", "after_action")
 
@@ -146,6 +147,27 @@ def offers(state: State, frame: dict[str, Any]) -> list[dict[str, Any]]:
         for params in choices:
             out.append({"kind": "use", "card": work, **params})
     return out
+
+
+def offered(state: State, frame: dict[str, Any]) -> bool:
+    """Whether the frame offers anything now (``flow.advance`` drops it if not): ``offers``
+    made non-empty, except that an effect whose offers depend on a hidden hand answers
+    through its ``exists`` (a fact on a peer game's shared state, M-R126). On a referee
+    state the answer is exactly ``bool(offers(state, frame))``."""
+    if frame["type"] == "choice":
+        return bool(_choice_offers(state, frame))
+    if frame["closed"]:
+        return False
+    seat, ctx = frame["seat"], frame["ctx"]
+    for work, eff in candidates(state, seat, frame["moment"], ctx):
+        if work in frame["used"] or (eff.group is not None and eff.group in frame["groups"]):
+            continue
+        if eff.exists is not None:
+            if eff.exists(state, seat, work, ctx):
+                return True
+        elif eff.offers is None or eff.offers(state, seat, work, ctx):
+            return True
+    return False
 
 
 def use(state: State, frame: dict[str, Any], action: dict[str, Any], events: list[Event]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter.core.engine import Event
-from arbiter.games.mottainai.cards import TASKS, card
+from arbiter.games.mottainai.cards import TASKS, card, faced
 from arbiter.games.mottainai.effects import dispatch
 from arbiter.games.mottainai.effects.registry import effect, narrates
 from arbiter.games.mottainai.state import State
@@ -32,7 +32,8 @@ def _gate_offers(
     if ctx["step"] == "applies":
         return [{}]
     # The reveal: one hand card of the task's material (the card stays in hand).
-    return [{"cards": [c]} for c in sorted(state.players[seat].hand) if card(c).material == mat]
+    hand = faced(state.players[seat].hand)  # a peer game's shared state: the shown card
+    return [{"cards": [c]} for c in sorted(hand) if card(c).material == mat]
 
 
 def _gate(

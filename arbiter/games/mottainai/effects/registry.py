@@ -43,6 +43,10 @@ class Effect:
     step: str | None = None
     """``instead_of``: the Morning step replaced ("hand-limit", "old-task", "choose-task")."""
     queries: tuple[str, ...] = ()
+    exists: Callable[..., bool] | None = None
+    """Whether the effect offers anything now, asked without listing its offers: given
+    where that depends on a hidden hand (``facts.holds``, M-R126), and then exactly
+    ``bool(offers(...))`` on a state without placeholders."""
 
 
 REGISTRY: dict[str, Effect] = {}
@@ -87,6 +91,7 @@ def effect(
     group: str | None = None,
     step: str | None = None,
     queries: tuple[str, ...] = (),
+    exists: Callable[..., bool] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the decorated function as the behaviour of card ``card_id``."""
 
@@ -107,7 +112,7 @@ def effect(
             raise ValueError(
                 f'@effect("{card_id}"): an instead-of effect names the step it replaces'
             )
-        REGISTRY[card_id] = Effect(card_id, window, fn, offers, last, group, step, queries)
+        REGISTRY[card_id] = Effect(card_id, window, fn, offers, last, group, step, queries, exists)
         instances = {i for i, c in INSTANCES.items() if c.id == card_id}
         for name in queries:
             ANSWERING[name] = ANSWERING.get(name, frozenset()) | instances

@@ -37,10 +37,19 @@ class OmEffect:
     types: tuple[str, ...] = ()
     """The edges whose Om types the effect reads (M-R110): each new material tucked there
     widens what it does (the bots' evaluation counts them)."""
+    exists: Callable[..., bool] | None = None
+    """As ``registry.Effect.exists``: whether it offers anything, where a hidden hand decides."""
 
     def as_effect(self, card_id: str) -> Effect:
         """Return the dispatcher's record of this effect on card ``card_id``."""
-        return Effect(card_id, self.window, self.resolve, self.offers, queries=self.queries)
+        return Effect(
+            card_id,
+            self.window,
+            self.resolve,
+            self.offers,
+            queries=self.queries,
+            exists=self.exists,
+        )
 
 
 OM_EFFECTS: dict[str, OmEffect] = {}
@@ -67,6 +76,7 @@ def om_effect(
     offers: Offers | None = None,
     queries: tuple[str, ...] = (),
     types: tuple[str, ...] = (),
+    exists: Callable[..., bool] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the decorated function as the Om effect ``effect_id`` of ``window``;
     ``types``: the edges whose Om types it reads (``helpers``, ``materials``, ``sales``)."""
@@ -82,7 +92,9 @@ def om_effect(
             raise ValueError(f'@om_effect("{effect_id}") is registered twice')
         if not set(types) <= {"helpers", "materials", "sales"}:
             raise ValueError(f'@om_effect("{effect_id}"): types names edges, not {types}')
-        OM_EFFECTS[effect_id] = OmEffect(effect_id, window, fn, moment, offers, queries, types)
+        OM_EFFECTS[effect_id] = OmEffect(
+            effect_id, window, fn, moment, offers, queries, types, exists
+        )
         return fn
 
     return register

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from arbiter.core.engine import Event
-from arbiter.games.mottainai.cards import MATERIAL
+from arbiter.games.mottainai.cards import MATERIAL, faced
 from arbiter.games.mottainai.om import om_types
 from arbiter.games.mottainai.om_effects import om_effect
 from arbiter.games.mottainai.state import WINGS, State
@@ -20,7 +20,7 @@ def _offers(state: State, seat: str, work: str, ctx: dict[str, Any]) -> list[dic
 
     types = om_types(state, work, "materials")
     out = []
-    for w in state.players[seat].hand:
+    for w in faced(state.players[seat].hand):  # a peer game's shared state: shown cards
         # A work needing no support anyway is a plain SMITH: one spelling (M-R24).
         if MATERIAL[w] in types and actions.supports_needed(state, seat, w, "smith") > 0:
             out += [{"target": w, "wing": g} for g in WINGS]
