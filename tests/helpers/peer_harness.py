@@ -103,6 +103,8 @@ class PeerTable:
     """Every card a decision kept hidden (a claim instead of an opening)."""
     forced: list[list[str]] = field(default_factory=list)
     """Per step, the cards opened to everyone because a rule read their faces (``Hidden``)."""
+    rounds: list[int] = field(default_factory=list)
+    """Per step, how many times a rule read hidden faces (each a blocking round)."""
     facts: list[list[tuple[Fact, bool]]] = field(default_factory=list)
     """Per step, each fact about a hidden hand the step asked, with its true answer."""
     returned: list[str] = field(default_factory=list)
@@ -138,6 +140,7 @@ class PeerTable:
         and apply it again from the state before (the same decks, never reshuffled). Facts
         about a hidden hand are answered truly, as the holder would, and recorded."""
         self.forced.append([])
+        self.rounds.append(0)
         while True:
             rng = PeerRng(self.opened, self.decks)
             before = (
@@ -153,6 +156,7 @@ class PeerTable:
                     self.opened[p] = self.face(p)
                 self.openings += len(hidden.placeholders)
                 self.forced[-1] += hidden.placeholders
+                self.rounds[-1] += 1
                 continue
             self.decks += len(rng.decks)
             self.state = state
@@ -276,6 +280,7 @@ def shadow_step(scenario: Any, state: Any, seat: str, action: dict[str, Any]) ->
     public = table.decide(seat, action)
     engine.check(table.state, seat, public)
     peer = table.attempt(lambda before, rng: (before, engine.apply(before, seat, public, rng)))
+    scenario.last_table = table
     seats = list(holders)
     table.settle(seats)
     for reader in [None, *seats]:

@@ -30,6 +30,8 @@ class Scenario:
         self.entry = 0
         self.peer = peer
         self.peer_steps = 0
+        self.last_table: Any = None
+        """The peer table of the last decision (``helpers.peer_harness.PeerTable``)."""
 
     def conceal(self, state: Any) -> tuple[Any, list[str], dict[str, set[str]]]:
         """A peer game's shared state for ``state``: each card not everyone knows made a
