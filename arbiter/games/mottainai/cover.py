@@ -6,7 +6,8 @@ works of a material cannot cover every helper (sale) of it, none is covered.
 
 from __future__ import annotations
 
-from arbiter.games.mottainai.cards import MATERIAL, VALUE, card, faced
+from arbiter.core.hidden import Hidden
+from arbiter.games.mottainai.cards import MATERIAL, VALUE, card
 from arbiter.games.mottainai.effects.dispatch import identity, query
 from arbiter.games.mottainai.state import State
 
@@ -95,13 +96,14 @@ def covered(state: State, seat: str) -> tuple[list[str], list[str]]:
     p = state.players[seat]
     if not p.gallery and not p.gift_shop:
         return [], []  # no work covers anything, and none has an effect (Bangle, Go Set)
-    if len(faced(p.helpers)) < len(p.helpers) or len(faced(p.sales)) < len(p.sales):
+    try:
+        helpers = sorted(set(map(MATERIAL.__getitem__, p.helpers)))
+        sales = sorted(set(map(MATERIAL.__getitem__, p.sales)))
+    except Hidden:
         # A card just turned up into a temple (Bell, Socks, Bowl) is a placeholder on a peer
         # game's shared state until the views open it; that view serves only to find it
         # (docs/peer.md §3.3), and a view never raises.
         return [], []
-    helpers = sorted(set(map(MATERIAL.__getitem__, p.helpers)))
-    sales = sorted(set(map(MATERIAL.__getitem__, p.sales)))
     return (
         [mat for mat in helpers if helpers_covered(state, seat, mat)],
         [mat for mat in sales if sales_covered(state, seat, mat)],

@@ -13,18 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from arbiter.core.hidden import holds_any, is_hidden
-from arbiter.games.mottainai.cards import INSTANCES
+from arbiter.games.mottainai.cards import INSTANCES, faced
 from arbiter.games.mottainai.state import State
 
 
 def holds(state: State, seat: str, test: Callable[[str], bool]) -> bool:
     """Whether ``seat``'s hand holds a card ``test`` accepts (``test`` reads one card id)."""
     hand = state.players[seat].hand
-    if any(test(c) for c in hand if not is_hidden(c)):
+    shown = faced(hand)
+    if any(map(test, shown)):
         return True
-    hidden = [c for c in hand if is_hidden(c)]
-    if not hidden:
+    if len(shown) == len(hand):
         return False
+    hidden = [c for c in hand if is_hidden(c)]
     # The faces the fact is about: every card of the game's tables ``test`` accepts (a
     # proof keeps those its decks hold), in a fixed order.
     return holds_any(seat, hidden, sorted(i for i in INSTANCES if test(i)))

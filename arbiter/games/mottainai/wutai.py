@@ -190,7 +190,7 @@ _WUTAI_SLOT = f"?{WUTAI_DECK}."
 def is_om(iid: str) -> bool:
     """Return whether a card is a Wutai (Om) card of the installed list. A peer game's
     placeholder answers by its deck: a card's back is public (M-R102), its face not."""
-    return iid in OM or iid.startswith(_WUTAI_SLOT)
+    return iid in OM or (iid[:1] == "?" and iid.startswith(_WUTAI_SLOT))  # hot: cheap test first
 
 
 def provisional(key: str) -> list[str]:

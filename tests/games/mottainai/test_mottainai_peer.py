@@ -64,7 +64,7 @@ def test_a_peer_table_shows_everyone_what_the_referee_would(
     assert table.rounds[-1] <= 1
     for step, rounds in enumerate(table.rounds[1:-1]):
         if rounds:
-            seat, action = referee.steps[step]
+            _seat, action = referee.steps[step]
             effect = disclose.effect_id(table.state, action["card"])
             assert action["kind"] == "use" and effect in (*READS_THE_TOP, "jar"), action
             assert rounds == 1 or effect == "tablet"

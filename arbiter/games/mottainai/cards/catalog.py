@@ -144,7 +144,11 @@ def faced(cards: list[str]) -> list[str]:
     """The ``cards`` whose faces this state holds, in order: on a referee state (or a
     seat's own) the list itself; on a peer game's shared state, without the placeholders
     (docs/peer-mottainai.md §2). Offers that list hand cards iterate it, so that checking
-    a decision reads only the cards it names, which it shows."""
+    a decision reads only the cards it names, which it shows. Without placeholders it is
+    ``cards`` itself (not a copy: read it, do not change it), as the referee calls it in
+    hot loops."""
+    if "?" not in "".join(cards):  # every placeholder holds a "?" (the quickest test)
+        return cards
     return [c for c in cards if not is_hidden(c)]
 
 
