@@ -11,6 +11,11 @@ so B' − s·J = B − x·A = M: the same card. Both ciphertexts are hashed into
 as well (``_bound``): the equations name B and B' only through their difference, and a
 proof must be about the very ciphertexts it is checked against (docs/peer-review.md,
 finding 8).
+
+The same equations with another seat's key R in place of J **pass** a card to that seat
+(Puppet, docs/peer-mottainai.md §3.7): (s·G, M + s·R), which only R's holder can open. A
+transfer has a kind of its own, ``passed/1``, so that a transfer's proof is never taken
+for a return's or the other way round.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from arbiter.core.peer.elgamal import Ciphertext
 from arbiter.core.peer.transcript import Context
 
 KIND = "returned/2"
+PASSED = "passed/1"
 
 
 def _equations(
@@ -43,23 +49,25 @@ def _bound(held: Ciphertext, new: Ciphertext) -> list[tuple[bytes, bytes]]:
 
 def put_back(
     held: Ciphertext, secret: bytes, joint: bytes, s: bytes, context: Context,
-    draw: Callable[[], bytes] = fresh.scalar,
+    draw: Callable[[], bytes] = fresh.scalar, kind: str = KIND,
 ) -> tuple[Ciphertext, bytes]:  # fmt: skip
     """Re-encrypt a held card under ``joint`` with randomiser ``s``; return it and its proof
-    (``draw``: the proof's nonces; fixed only for test vectors)."""
+    (``draw``: the proof's nonces; fixed only for test vectors). With ``kind=PASSED``,
+    ``joint`` is the key of the seat the card is passed to."""
     a, b = held
     message = group.sub(b, group.mul(secret, a))
     new = (group.base(s), group.add(message, group.mul(s, joint)))
     equations = _equations(held, new, group.base(secret), joint)
-    return new, linear.prove(KIND, equations, [s, secret], context, draw, _bound(held, new))
+    return new, linear.prove(kind, equations, [s, secret], context, draw, _bound(held, new))
 
 
 def verify(
-    held: Ciphertext, new: Ciphertext, key: bytes, joint: bytes, proof: bytes, context: Context
-) -> None:
+    held: Ciphertext, new: Ciphertext, key: bytes, joint: bytes, proof: bytes, context: Context,
+    kind: str = KIND,
+) -> None:  # fmt: skip
+    if kind not in (KIND, PASSED):
+        raise ValueError(f"no such proof: {kind}")
+    what = "the returned card" if kind == KIND else "the passed card"
     for p in (*held, *new, key, joint):
-        group.point(p, "a point of the returned card")
-    linear.verify(
-        KIND, _equations(held, new, key, joint), proof, context, "the returned card",
-        _bound(held, new),
-    )  # fmt: skip
+        group.point(p, f"a point of {what}")
+    linear.verify(kind, _equations(held, new, key, joint), proof, context, what, _bound(held, new))
