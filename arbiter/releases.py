@@ -17,11 +17,14 @@ from arbiter import __version__
 # release -> {engine: version}, oldest first. 0.1.0 is the first audited referee (up to
 # git commit eba7e85); 0.2.0 adds referee keys, receipts, sealed games and deadlines, and
 # pins the Momiji and Mottainai rules changed in its hardening; 0.3.0 (wave 3) applies
-# Wutai Mountain's tucking rule to card effects (Mottainai 0.3.0, M-R119).
+# Wutai Mountain's tucking rule to card effects (Mottainai 0.3.0, M-R119); 0.4.0 lists the
+# cards Jar shows and takes, Puppet passes and the Night line names in card order
+# (Mottainai 0.4.0, M-R38, M-R128, M-R132), so that a game with no referee shows the same.
 RELEASES: dict[str, dict[str, str]] = {
     "0.1.0": {"mottainai": "0.1.0", "motcoin": "1.0.0", "momiji": "1.0.0"},
     "0.2.0": {"mottainai": "0.2.0", "motcoin": "1.0.0", "momiji": "1.1.0"},
     "0.3.0": {"mottainai": "0.3.0", "motcoin": "1.0.0", "momiji": "1.1.0"},
+    "0.4.0": {"mottainai": "0.4.0", "motcoin": "1.0.0", "momiji": "1.1.0"},
 }
 
 

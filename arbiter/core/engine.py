@@ -308,6 +308,13 @@ class Engine(ABC):
         without saying which (docs/peer.md §4.1, the one-of proof). Default: none."""
         return {}
 
+    def passes(self, state: Any, seat: str, action: Action) -> dict[str, str]:
+        """The hidden cards a public decision moves from one seat's hand to another's
+        (placeholder → the seat it goes to), read from the shared ``state`` alone: each is
+        re-encrypted by its holder to the recipient's key, with a proof (docs/peer-mottainai.md
+        §3.7). Default: none."""
+        return {}
+
     def hands(self, state: Any, seat: str) -> list[list[str]]:
         """The lists of ``state`` that hold ``seat``'s hidden hand, themselves (not copies):
         where the peer layer turns a card everyone saw back into a placeholder before the

@@ -167,8 +167,8 @@ def holds_any(holder: str, cards: Sequence[str], wanted: Collection[str]) -> boo
     if any(card in wanted for card in cards if not is_hidden(card)):
         return True
     hidden = tuple(card for card in cards if is_hidden(card))
-    if not hidden:
-        return False
+    if not hidden or not wanted:
+        return False  # nothing hidden, or no face asked about: no question to ask
     facts = _FACTS.get()
     fact = Fact(holder, hidden, tuple(sorted(wanted)))
     if facts is None:

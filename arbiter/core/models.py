@@ -1287,8 +1287,46 @@ class PeerClaim(Strict):
     proof: Bytes
 
 
+class PeerReturn(Strict):
+    """A held card put face down into its deck (docs/peer-mottainai.md §3.2): its new
+    ciphertext under the joint key, and the proof that it holds the card the seat held."""
+
+    card: Placeholder
+    cipher: Pair
+    proof: Bytes
+
+
+class PeerPass(Strict):
+    """A hand that changes seats (Puppet, docs/peer-mottainai.md §3.7): its cards in the
+    order they stand (ids and placeholders), each hidden one re-encrypted to the
+    recipient's key with its proof."""
+
+    to: SeatId
+    cards: list[Annotated[str, WithJsonSchema(_chars("[a-z0-9?]", "a-z0-9#_?.-", 64))]] = Field(
+        min_length=1, max_length=256
+    )
+    cipher: list[Pair] = Field(max_length=256)
+    proofs: list[Bytes] = Field(max_length=256)
+
+
+FaceId = Annotated[str, WithJsonSchema(_chars("[a-z0-9]", "a-z0-9#_-", 64))]
+"""A card id of the engine's tables (a face a fact asks about)."""
+
+
+class PeerFact(Strict):
+    """A fact about the sender's hidden cards a rule asked (docs/peer-mottainai.md §3.4):
+    whether any of `cards` is one of `faces`, with its proof of presence or absence."""
+
+    cards: list[Placeholder] = Field(min_length=1, max_length=256)
+    faces: list[FaceId] = Field(min_length=1, max_length=1024)
+    holds: bool
+    proof: Bytes
+
+
 class PeerRerandomise(Strict):
-    """The sender's whole hand held hidden, re-encrypted under its own key and permuted."""
+    """The sender's hand held hidden, the cards of one deck, re-encrypted under its own
+    key and permuted (never across decks: a card's deck is public, docs/peer-mottainai.md
+    §3.10)."""
 
     cards: list[Placeholder] = Field(min_length=2, max_length=256)
     cipher: list[Pair] = Field(min_length=2, max_length=256)
@@ -1340,10 +1378,20 @@ class PeerMove(Strict):
     openings: list[PeerShare] | None = Field(default=None, max_length=256)
     """The sender's shares of the hidden cards its decision shows."""
     claims: list[PeerClaim] | None = Field(default=None, max_length=256)
-    rerandomise: PeerRerandomise | None = None
+    rerandomise: list[PeerRerandomise] | None = Field(default=None, min_length=1, max_length=8)
+    """Its hand held hidden re-randomised before the decision: one mix per deck that holds
+    two cards of it or more."""
     ahead: list[PeerShare] | None = Field(default=None, max_length=4096)
     """The sender's shares of the cards its decision lays open (a refill, a draw), sent
     with it so that only the other seats' remain to come."""
+    returns: list[PeerReturn] | None = Field(default=None, max_length=256)
+    """The held cards its decision puts face down into a deck, each re-encrypted under the
+    joint key with its proof."""
+    passes: list[PeerPass] | None = Field(default=None, max_length=16)
+    """Its hand its decision (or another seat's) moves to another seat."""
+    facts: list[PeerFact] | None = Field(default=None, max_length=64)
+    """The facts about its hidden cards the step asks, each with its proof: riding on the
+    decision, or alone when a step asks one its decision could not foresee."""
     signature: Armored | None = None
     """SSHSIG by the seat's key (game.json) over this object without `signature`, in the
     namespace arbiter-peer. Every file a transport carries has one."""

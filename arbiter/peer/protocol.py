@@ -33,27 +33,46 @@ from arbiter.core.engine import Engine, Event
 from arbiter.core.errors import ArbiterError, Tampered
 from arbiter.core.hidden import (
     PLACEHOLDER,
+    Fact,
+    Facts,
     Hidden,
     PeerRng,
+    Unanswered,
     as_rng,
+    placeholder,
     placeholders,
     private_state,
     substitute,
 )
-from arbiter.core.peer import dleq, elgamal, group, oneof, schnorr, shuffle
+from arbiter.core.peer import dleq, elgamal, group, oneof, returned, schnorr, shuffle
 from arbiter.core.peer.elgamal import Ciphertext
 from arbiter.core.peer.transcript import Context
 from arbiter.peer import escrow, wire
 from arbiter.peer.decks import Deck
 
 Action = dict[str, Any]
-KEY, SHUFFLE, SHARES, DECISION = "key", "shuffle", "shares", "decision"
+KEY, SHUFFLE, SHARES, DECISION, FACTS = "key", "shuffle", "shares", "decision", "facts"
+PASSES = "passes"
 HEAD = frozenset({"format", "game", "seat", "round", "after", "signature"})
 FIELDS = {
     KEY: frozenset({"key", "proof", "escrow"}),
     SHUFFLE: frozenset({"shuffles"}),
     SHARES: frozenset({"shares"}),
-    DECISION: frozenset({"decision", "shares", "rerandomise", "openings", "claims", "ahead"}),
+    DECISION: frozenset(
+        {
+            "decision",
+            "shares",
+            "rerandomise",
+            "openings",
+            "claims",
+            "ahead",
+            "returns",
+            "facts",
+            "passes",
+        }
+    ),
+    FACTS: frozenset({"facts"}),
+    PASSES: frozenset({"passes"}),
 }
 """The fields a message may carry beside its head, by what its seat owes."""
 
@@ -67,6 +86,8 @@ class Owed:
     kind: str
     decks: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
+    fact: Fact | None = None
+    """``FACTS``: the question about its hidden cards the step in progress asks."""
 
     def describe(self) -> str:
         if self.kind == KEY:
@@ -75,6 +96,10 @@ class Owed:
             return f"{self.seat}'s shuffle of deck(s) {', '.join(self.decks)}"
         if self.kind == SHARES:
             return f"{self.seat}'s shares of {len(self.cards)} card(s)"
+        if self.kind == FACTS:
+            return f"{self.seat}'s answer about its hidden cards"
+        if self.kind == PASSES:
+            return f"{self.seat}'s {len(self.cards)} card(s) passed to another seat"
         return f"{self.seat}'s decision"
 
 
@@ -83,7 +108,7 @@ class Stats:
     """Counted as the game goes: rounds by what they wait for, and decisions."""
 
     rounds: dict[str, int] = field(
-        default_factory=lambda: {KEY: 0, SHUFFLE: 0, SHARES: 0, DECISION: 0}
+        default_factory=lambda: {KEY: 0, SHUFFLE: 0, SHARES: 0, DECISION: 0, FACTS: 0, PASSES: 0}
     )
     messages: int = 0
     decisions: int = 0
@@ -102,6 +127,24 @@ class Ruling:
     held: dict[str, tuple[str, Ciphertext]]
     mixed: tuple[str, list[str], list[Ciphertext]] | None
     state: Any
+    returns: dict[str, Ciphertext] = field(default_factory=dict)
+    facts: dict[Fact, bool] = field(default_factory=dict)
+    passes: list[Pass] = field(default_factory=list)
+    later: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+
+@dataclass
+class Pass:
+    """A hand that changed seats: ``holder``'s ``cards`` in the order they stood (ids and
+    placeholders), the hidden ones re-encrypted to ``to``'s key (``cipher``, by card),
+    ``kept`` what the holder held just before (it decrypts them to narrate the step that
+    moved them)."""
+
+    holder: str
+    to: str
+    cards: list[str]
+    cipher: dict[str, Ciphertext]
+    kept: dict[str, Ciphertext]
 
 
 @dataclass
@@ -113,6 +156,18 @@ class Step:
     mixed: tuple[str, list[str], list[Ciphertext]] | None = None
     """A re-randomisation the decision's seat made first: its cards and their new
     ciphertexts (``arbiter verify`` decrypts them to follow each placeholder's card)."""
+    returns: dict[str, Ciphertext] = field(default_factory=dict)
+    """The held cards the decision puts face down, with their new joint ciphertexts."""
+    facts: dict[Fact, bool] = field(default_factory=dict)
+    """The answers about the seat's hidden cards the step asks (``core.hidden.Facts``)."""
+    renamed: dict[str, str] = field(default_factory=dict)
+    """Once committed: each returned card's placeholder → its new place in its deck."""
+    passes: list[Pass] = field(default_factory=list)
+    """The cards the decision moved to another seat: the decision's seat's own, then
+    (taken after the step) the other seats' (``arbiter verify`` follows their mixes)."""
+    later: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    """Cards held by other seats that the step moves: (holder, recipient, cards), each
+    holder passing them in the round after the step."""
 
 
 class PeerGame:
@@ -180,6 +235,15 @@ class PeerGame:
         self.arrived: dict[str, int] = {}
         """The round each card opened to one seat arrived in its hand (-1 once its holder
         re-randomised the hand)."""
+        self.passed: list[Pass] = []
+        """Every hand passed so far, in order (its recipient reads its ranks)."""
+        self.passing: list[tuple[str, str, list[str]]] = []
+        """Cards another seat's decision moved out of their holder's hand, still to be
+        passed by that holder: (holder, recipient, cards in the order they stood)."""
+        self.returned: dict[str, tuple[str, str]] = {}
+        """Each card returned face down (docs/peer-mottainai.md §3.2), by its new place in
+        its deck: the seat that returned it and its placeholder in that seat's hand (whose
+        held ciphertext that seat alone can decrypt: it knows the card, nobody else)."""
         self._next_round()
 
     # -- what the game waits for -----------------------------------------------------
@@ -280,6 +344,16 @@ class PeerGame:
                 if owed is None:
                     continue
                 return owed
+            if self.passing:
+                holders = list(dict.fromkeys(h for h, _, _ in self.passing))
+                return [
+                    Owed(
+                        h,
+                        PASSES,
+                        cards=tuple(c for hh, _, cs in self.passing if hh == h for c in cs),
+                    )
+                    for h in holders
+                ]
             owed = self._needs()
             if owed:
                 return self._ride(owed)
@@ -312,12 +386,17 @@ class PeerGame:
         rng = PeerRng(self.opened, self.made)
         hidden: tuple[str, ...] = ()
         try:
-            if step.seat is None:
-                state, events = self.engine.setup(self.options, self.seats, as_rng(rng))
-            else:
-                assert step.action is not None
-                state = self.engine.copy(self.state)
-                events = self.engine.apply(state, step.seat, step.action, as_rng(rng))
+            with Facts(step.facts):
+                if step.seat is None:
+                    state, events = self.engine.setup(self.options, self.seats, as_rng(rng))
+                else:
+                    assert step.action is not None
+                    state = self.engine.copy(self.state)
+                    events = self.engine.apply(state, step.seat, step.action, as_rng(rng))
+        except Unanswered as asked:
+            # A question about a seat's hidden cards its decision did not answer (it came
+            # after an opening the decision could not foresee): that seat answers it.
+            return [Owed(asked.fact.holder, FACTS, fact=asked.fact)]
         except Hidden as raised:
             hidden = raised.placeholders
         for deck_id, cards in rng.decks.items():
@@ -335,11 +414,41 @@ class PeerGame:
         if hidden:
             owed = self._collect(set(hidden), {})
             return owed or None
-        self.state = private_state(self.engine, state, self.opened)
+        state = private_state(self.engine, state, self.opened)
+        if step.returns:
+            state = self._put_back(step, state)
+        for moved in step.passes:
+            self._hand_over(moved)
+        self.passing = list(step.later)
+        self.state = state
         self.made += len(rng.decks)
         self.history.append((step, events))
         self.step = None
         return None
+
+    def _hand_over(self, moved: Pass) -> None:
+        """Cards passed to another seat are held by it now (it alone opens them). Each is
+        marked as arrived alone, so that its new holder re-randomises its hand before it
+        shows one: the order they came in tells nothing then."""
+        self.passed.append(moved)
+        for card, cipher in moved.cipher.items():
+            self.shares.pop(card, None)  # shares of its old ciphertext open nothing now
+            self.held[card] = (moved.to, cipher)
+            self.told[moved.to].add(card)
+            self.arrived[card] = -2 - len(self.arrived)
+
+    def _put_back(self, step: Step, state: Any) -> Any:
+        """Each card the step returned face down takes a new place at the end of its
+        deck's slots, holding its new joint ciphertext: the old place's shares were sent
+        to open it for its holder, so they must never meet it again (§3.2)."""
+        assert step.seat is not None
+        for card, cipher in step.returns.items():
+            deck, _ = self.locate(card)
+            deck.cipher.append(cipher)
+            new = placeholder(deck.id, len(deck.cipher) - 1)
+            step.renamed[card] = new
+            self.returned[new] = (step.seat, card)
+        return self.engine.decode(substitute(self.engine.encode(state), step.renamed))
 
     def _needs(self) -> list[Owed]:
         """The openings the views ask for (docs/peer.md §3.3)."""
@@ -348,7 +457,21 @@ class PeerGame:
         for seat in self.seats:
             shown = placeholders(self.engine.view(self.state, seat))
             private[seat] = shown - set(self.opened) - self.told[seat] - public
+            private[seat] -= self.remembered(seat)
         return self._collect(public, private)
+
+    def remembered(self, seat: str, state: Any = None) -> set[str]:
+        """The cards ``seat`` returned face down and knows without an opening, while they
+        are out of its hand (its view lists them, M-R18): nobody shares them for it (a
+        share sent then would open the card to everyone once another seat draws it).
+        Back in its hand, a card is opened to it as any drawn card is, so that it holds
+        it again."""
+        mine = {new for new, (who, _) in self.returned.items() if who == seat}
+        if not mine:
+            return mine
+        table = self.state if state is None else state
+        hand = {c for cards in self.engine.hands(table, seat) for c in cards}
+        return mine - hand
 
     def _collect(self, public: set[str], private: dict[str, set[str]]) -> list[Owed]:
         """Open what every share is in for; return the shares still owed, per seat."""
@@ -435,7 +558,8 @@ class PeerGame:
             raise wire.refuse(message, f"{owed.describe()} carries no {', '.join(stray)}")
         try:
             {KEY: self._check_key, SHUFFLE: self._check_shuffle, SHARES: self._check_shares,
-             DECISION: self._check_decision}[owed.kind](owed, message)  # fmt: skip
+             DECISION: self._check_decision, FACTS: self._check_answer,
+             PASSES: self._check_pass}[owed.kind](owed, message)  # fmt: skip
         except ArbiterError as error:
             raise wire.refuse(message, str(error)) from None
         self.answered[seat] = message
@@ -481,6 +605,22 @@ class PeerGame:
             shuffle.verify(deck.cipher, out, self.joint, proof, self.context(owed.seat))
             decks.append((deck, out))
         self.checked[owed.seat] = decks
+
+    def _check_answer(self, owed: Owed, message: dict[str, Any]) -> None:
+        """The one fact the step in progress asks of this seat, with its proof."""
+        facts = self._check_facts(
+            owed.seat, message.get("facts"), self.held, self.opened, self.context(owed.seat)
+        )
+        if list(facts) != [owed.fact]:
+            raise Tampered("it must answer exactly the fact the step asks")
+        self.checked[owed.seat] = facts
+
+    def _check_pass(self, owed: Owed, message: dict[str, Any]) -> None:
+        """The cards another seat's decision moved out of this seat's hand."""
+        groups = [g for g in self.passing if g[0] == owed.seat]
+        self.checked[owed.seat] = self._passes(
+            owed.seat, message.get("passes"), groups, self.held, self.context(owed.seat)
+        )
 
     def _check_shares(self, owed: Owed, message: dict[str, Any]) -> None:
         sent = _shares(message.get("shares"))
@@ -538,17 +678,201 @@ class PeerGame:
             deck, _ = self.locate(card)
             options = deck.points.options(self.engine.info.name, wanted[card])
             oneof.verify(held[card][1], self.keys[seat], options, proof, context)
+        returns = self._check_returns(seat, message.get("returns"), held, opened, state, context)
+        passes, later = self._check_passes(
+            seat, message.get("passes"), held, state, action, context
+        )
+        facts = self._check_facts(seat, message.get("facts"), held, opened, context)
         self.engine.check(state, seat, action)
         ahead = _shares(message.get("ahead"))
         if ahead:
-            allowed = self.ahead(seat, action, state, opened)
+            allowed = self.ahead(seat, action, state, opened, facts)
             for card, (share, proof) in ahead.items():
                 if card not in allowed:
                     raise Tampered(
                         f"{card} is no card its decision lays open: no share of it ahead"
                     )
                 dleq.verify(self.keys[seat], self.cipher(card)[0], share, proof, context)
-        self.checked[seat] = Ruling(action, riding, openings, ahead, opened, held, mixed, state)
+        self.checked[seat] = Ruling(
+            action, riding, openings, ahead, opened, held, mixed, state, returns, facts, passes,
+            later,
+        )  # fmt: skip
+
+    def moving(
+        self, seat: str, state: Any, action: Action, held: Mapping[str, tuple[str, Ciphertext]]
+    ) -> list[tuple[str, str, list[str]]]:
+        """What a decision moves between hands (``Engine.passes``), by holder: (holder,
+        recipient, its cards in the order they stand in its hand), the decision's seat
+        first. Each hidden one must be held by its holder (who re-encrypts it)."""
+        wanted = self.engine.passes(state, seat, action)
+        groups: dict[tuple[str, str], list[str]] = {}
+        found = 0
+        for holder in self.seats:
+            for card in (c for cards in self.engine.hands(state, holder) for c in cards):
+                if card not in wanted:
+                    continue
+                found += 1
+                if _is_card(card) and held.get(card, ("",))[0] != holder:
+                    raise Tampered(f"{card} moves to {wanted[card]}, {holder} holds no key to it")
+                groups.setdefault((holder, wanted[card]), []).append(card)
+        if found != len(wanted):
+            raise Tampered("the decision moves cards that are in nobody's hand")
+        rank = {s: i for i, s in enumerate(self.seats)}
+        keys = sorted(groups, key=lambda k: (k[0] != seat, rank[k[0]], rank[k[1]]))
+        return [(h, to, groups[(h, to)]) for h, to in keys]
+
+    def _check_passes(
+        self,
+        seat: str,
+        value: Any,
+        held: Mapping[str, tuple[str, Ciphertext]],
+        state: Any,
+        action: Action,
+        context: Context,
+    ) -> tuple[list[Pass], list[tuple[str, str, list[str]]]]:
+        """The decision's own cards that change hands, passed with it; the others' are
+        owed by their holders after the step."""
+        groups = self.moving(seat, state, action, held)
+        mine = [g for g in groups if g[0] == seat]
+        return self._passes(seat, value, mine, held, context), [g for g in groups if g[0] != seat]
+
+    def _passes(
+        self,
+        seat: str,
+        value: Any,
+        groups: list[tuple[str, str, list[str]]],
+        held: Mapping[str, tuple[str, Ciphertext]],
+        context: Context,
+    ) -> list[Pass]:
+        """Check each hand passed: every hidden card re-encrypted to the recipient's key
+        with its proof (``returned``, kind passed/1)."""
+        items = value if value is not None else []
+        if not isinstance(items, list) or len(items) != len(groups):
+            raise Tampered(f"it must pass {len(groups)} hand(s) to other seats")
+        out = []
+        for (_, to, cards), item in zip(groups, items, strict=True):
+            if not isinstance(item, dict) or item.get("to") != to or item.get("cards") != cards:
+                raise Tampered(f"it must pass {', '.join(cards)} to {to}, in that order")
+            hidden = [c for c in cards if _is_card(c)]
+            new = _cards(item.get("cipher"), len(hidden)) if hidden else []
+            if not hidden and item.get("cipher"):
+                raise Tampered("cards everyone knows change hands with no ciphertext")
+            proofs = item.get("proofs")
+            if not isinstance(proofs, list) or len(proofs) != len(hidden):
+                raise Tampered("each hidden card passed needs its proof")
+            for card, c, pr in zip(hidden, new, proofs, strict=True):
+                returned.verify(
+                    held[card][1], c, self.keys[seat], self.keys[to],
+                    wire.unhex(pr, "a pass's proof"), context, kind=returned.PASSED,
+                )  # fmt: skip
+            out.append(
+                Pass(
+                    seat,
+                    to,
+                    list(cards),
+                    dict(zip(hidden, new, strict=True)),
+                    {c: held[c][1] for c in hidden},
+                )
+            )
+        return out
+
+    def _check_returns(
+        self,
+        seat: str,
+        value: Any,
+        held: Mapping[str, tuple[str, Ciphertext]],
+        opened: Mapping[str, str],
+        state: Any,
+        context: Context,
+    ) -> dict[str, Ciphertext]:
+        """Each card returned face down: one its seat holds hidden in its hand, and a new
+        joint ciphertext proven to hold the same card (``core.peer.returned``)."""
+        if value is None:
+            return {}
+        if not isinstance(value, list):
+            raise Tampered("its returns are not a list")
+        hand = {c for cards in self.engine.hands(state, seat) for c in cards}
+        out: dict[str, Ciphertext] = {}
+        for item in value:
+            card = item.get("card") if isinstance(item, dict) else None
+            if not isinstance(card, str) or card in out:
+                raise Tampered("a return does not name its card once")
+            if card in opened or held.get(card, ("",))[0] != seat or card not in hand:
+                raise Tampered(f"{card} is not a card this seat holds hidden in its hand")
+            (new,) = _cards([item.get("cipher")], 1)
+            proof = wire.unhex(item.get("proof"), f"the proof of {card}'s return")
+            returned.verify(held[card][1], new, self.keys[seat], self.joint, proof, context)
+            out[card] = new
+        return out
+
+    def _check_facts(
+        self,
+        seat: str,
+        value: Any,
+        held: Mapping[str, tuple[str, Ciphertext]],
+        opened: Mapping[str, str],
+        context: Context,
+    ) -> dict[Fact, bool]:
+        """Each fact about the seat's hidden cards, with its proof: presence (one of them
+        is one of the faces) or absence (each is one of its deck's other faces)."""
+        if value is None:
+            return {}
+        if not isinstance(value, list):
+            raise Tampered("its facts are not a list")
+        out: dict[Fact, bool] = {}
+        for item in value:
+            if not isinstance(item, dict):
+                raise Tampered("a fact is not an object")
+            cards, faces = item.get("cards"), item.get("faces")
+            if not isinstance(cards, list) or not isinstance(faces, list):
+                raise Tampered("a fact names no cards or faces")
+            fact = Fact(seat, tuple(cards), tuple(faces))
+            if fact in out or list(faces) != sorted(set(faces)):
+                raise Tampered("a fact is given twice, or its faces are not a sorted set")
+            for card in cards:
+                if card in opened or held.get(card, ("",))[0] != seat:
+                    raise Tampered(f"{card} is not a card this seat holds hidden")
+            proof = wire.unhex(item.get("proof"), "the proof of a fact")
+            holds = item.get("holds")
+            if not isinstance(holds, bool):
+                raise Tampered("a fact does not say whether the cards hold one of the faces")
+            self._verify_fact(seat, fact, holds, held, proof, context)
+            out[fact] = holds
+        return out
+
+    def _verify_fact(
+        self,
+        seat: str,
+        fact: Fact,
+        holds: bool,
+        held: Mapping[str, tuple[str, Ciphertext]],
+        proof: bytes,
+        context: Context,
+    ) -> None:
+        cipher = [held[card][1] for card in fact.cards]
+        key = self.keys[seat]
+        if holds:
+            faces: list[bytes] = []
+            for deck_id in sorted({self.locate(c)[0].id for c in fact.cards}):
+                faces += self.decks[deck_id].points.options(self.engine.info.name, fact.faces)
+            if not faces:
+                raise Tampered("a fact of presence names no face its cards' decks hold")
+            oneof.verify_some(cipher, key, faces, proof, context)
+            return
+        size = 0
+        for card, c in zip(fact.cards, cipher, strict=True):
+            others = self.others(card, fact.faces)
+            part = proof[size : size + 64 * len(others)]
+            size += 64 * len(others)
+            oneof.verify_none([c], key, others, part, context)
+        if size != len(proof):
+            raise Tampered("the claim of absence has the wrong size")
+
+    def others(self, card: str, faces: tuple[str, ...]) -> list[bytes]:
+        """The points of ``card``'s deck that are none of ``faces`` (an absence's options)."""
+        deck, _ = self.locate(card)
+        asked = set(deck.points.options(self.engine.info.name, faces))
+        return [m for m in deck.points.points if m not in asked]
 
     def _decide(self, seat: str, ruling: Ruling) -> None:
         """Take a checked decision: the step before it settled by its riding shares, then
@@ -570,12 +894,29 @@ class PeerGame:
             for hook in self.before_mix:
                 hook(seat)
             self.arrived.update(dict.fromkeys(ruling.mixed[1], -1))
-        self.held = ruling.held
+            for card in ruling.mixed[1]:  # its shares of the old ciphertexts open nothing now
+                self.shares.get(card, {}).pop(seat, None)
+        # The riding shares may have opened cards to other seats just now (``_needs``):
+        # the ruling's held cards (its re-randomisation included) add to those.
+        self.held.update(ruling.held)
         self.opened = ruling.opened
         self.state = ruling.state
-        self.step = Step(seat, dict(ruling.action), ruling.mixed)
+        if ruling.passes:
+            for hook in self.before_mix:
+                hook(seat)
+        self.step = Step(
+            seat, dict(ruling.action), ruling.mixed, ruling.returns, ruling.facts,
+            passes=ruling.passes, later=ruling.later,
+        )  # fmt: skip
 
-    def ahead(self, seat: str, action: Action, state: Any, opened: Mapping[str, str]) -> set[str]:
+    def ahead(
+        self,
+        seat: str,
+        action: Action,
+        state: Any,
+        opened: Mapping[str, str],
+        facts: Mapping[Fact, bool] | None = None,
+    ) -> set[str]:
         """The cards a decision lays open that its own seat may share at once (docs/peer.md
         §5.2): every card the views ask to open after it, to everyone or to another seat,
         of a deck already shuffled. Empty when the decision makes a deck or reads a hidden
@@ -583,7 +924,8 @@ class PeerGame:
         trial = self.engine.copy(state)
         rng = PeerRng(opened, self.made)
         try:
-            self.engine.apply(trial, seat, action, as_rng(rng))
+            with Facts(facts):
+                self.engine.apply(trial, seat, action, as_rng(rng))
         except Hidden:
             return set()
         if rng.decks:
@@ -592,31 +934,47 @@ class PeerGame:
         out = set(public)
         for other in self.seats:
             if other != seat:
-                out |= placeholders(self.engine.view(trial, other)) - set(opened) - self.told[other]
+                shown = placeholders(self.engine.view(trial, other)) - set(opened)
+                out |= shown - self.told[other] - self.remembered(other, trial)
         return {card for card in out if seat in self.owners(card) and card not in self.held}
+
+    def mixable(self, seat: str) -> list[list[str]]:
+        """The seat's hand held hidden, split by deck (a mix never crosses decks: which
+        deck a card came from is public, and its points are that deck's), each part of
+        two cards or more, in deck order."""
+        parts: dict[str, list[str]] = {}
+        for card in self.zone(seat):
+            parts.setdefault(self.locate(card)[0].id, []).append(card)
+        return [parts[d] for d in sorted(parts, key=lambda d: int(d[1:])) if len(parts[d]) > 1]
 
     def _mixed(
         self, seat: str, value: Any, context: Context
     ) -> tuple[str, list[str], list[Ciphertext]] | None:
-        """A seat's re-randomisation of its hand: every card of its zone, re-encrypted
-        under its own key and permuted, with a shuffle proof (so the card it opens next
-        cannot be told from when it arrived)."""
+        """A seat's re-randomisation of its hand: every card of its zone, deck by deck,
+        re-encrypted under its own key and permuted, with a shuffle proof each (so the
+        card it opens next cannot be told from when it arrived)."""
         if value is None:
             return None
-        if not isinstance(value, dict):
-            raise Tampered("its re-randomisation is not an object")
-        zone = self.zone(seat)
-        if value.get("cards") != zone or len(zone) < 2:
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            raise Tampered("its re-randomisation is not a list of mixes")
+        parts = self.mixable(seat)
+        if [v.get("cards") for v in value] != parts or not parts:
+            whole = "; ".join(", ".join(p) for p in parts) or "nothing (fewer than 2 per deck)"
             raise Tampered(
-                f"a re-randomisation takes the whole hand held hidden: {', '.join(zone)}"
+                f"a re-randomisation takes the whole hand held hidden, deck by deck: {whole}"
             )
-        before = [self.held[c][1] for c in zone]
-        out = _cards(value.get("cipher"), len(zone))
-        proof = shuffle.Proof.from_bytes(
-            wire.unhex(value.get("proof"), "the re-randomisation's proof"), len(zone)
-        )
-        shuffle.verify(before, out, self.keys[seat], proof, context)
-        return seat, zone, out
+        cards: list[str] = []
+        cipher: list[Ciphertext] = []
+        for part, mix in zip(parts, value, strict=True):
+            before = [self.held[c][1] for c in part]
+            out = _cards(mix.get("cipher"), len(part))
+            proof = shuffle.Proof.from_bytes(
+                wire.unhex(mix.get("proof"), "the re-randomisation's proof"), len(part)
+            )
+            shuffle.verify(before, out, self.keys[seat], proof, context)
+            cards += part
+            cipher += out
+        return seat, cards, cipher
 
     def _take(self, owed: Owed, message: dict[str, Any]) -> None:
         """Apply a checked message (its round is complete; seat order)."""
@@ -633,6 +991,16 @@ class PeerGame:
         elif owed.kind == SHARES:
             for card, (share, _) in _shares(message["shares"]).items():
                 self.shares.setdefault(card, {})[owed.seat] = share
+        elif owed.kind == FACTS:
+            assert self.step is not None
+            self.step.facts.update(self.checked[owed.seat])
+        elif owed.kind == PASSES:
+            for hook in self.before_mix:
+                hook(owed.seat)
+            for moved in self.checked[owed.seat]:
+                self._hand_over(moved)
+                self.history[-1][0].passes.append(moved)
+            self.passing = [g for g in self.passing if g[0] != owed.seat]
         else:
             self.stats.decisions += 1
             self._decide(owed.seat, self.checked[owed.seat])
@@ -650,6 +1018,11 @@ class PeerGame:
                 if line is not None:
                     lines.append(line)
         return lines
+
+
+def _is_card(card: str) -> bool:
+    """A placeholder (a hidden card), not an id everyone knows."""
+    return PLACEHOLDER.fullmatch(card) is not None
 
 
 def _slot_order(card: str) -> tuple[int, int]:

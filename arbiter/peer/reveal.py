@@ -18,7 +18,8 @@ from arbiter.peer.protocol import PeerGame
 
 def orders(game: PeerGame, secrets: Mapping[str, bytes]) -> list[list[str]]:
     """Every deck's cards in slot order, decrypted with every seat's secret (each checked
-    against the seat's published key)."""
+    against the seat's published key): the shuffled slots, then the slots of the cards
+    returned to it during play (docs/peer-mottainai.md §3.2)."""
     for seat in game.seats:
         if group.base(secrets[seat]) != game.keys[seat]:
             raise Tampered(f"{seat}'s published secret is not the one behind its per-game key")
@@ -30,6 +31,12 @@ def orders(game: PeerGame, secrets: Mapping[str, bytes]) -> list[list[str]]:
             [deck.points.card(open_with(c, d)) for c, d in zip(deck.cipher, shares, strict=True)]
         )
     return out
+
+
+def shuffled(game: PeerGame, decks: list[list[str]]) -> list[list[str]]:
+    """Each deck's shuffled slots only: what the engine's shuffles made (``RevealedRng``)."""
+    ids = sorted(game.decks, key=lambda d: int(d[1:]))
+    return [deck[: len(game.decks[i].points.cards)] for i, deck in zip(ids, decks, strict=True)]
 
 
 def faces(decks: list[list[str]]) -> dict[str, str]:
@@ -57,7 +64,7 @@ def replay(game: PeerGame, decks: list[list[str]], secrets: Mapping[str, bytes])
     that re-randomised its hand moved its cards among its placeholders: each is followed
     by decrypting the new ciphertexts with that seat's secret."""
     engine = game.engine
-    rng = RevealedRng(decks)
+    rng = RevealedRng(shuffled(game, decks))
     known = faces(decks)
     out = Replay()
     state: Any = None

@@ -11,11 +11,22 @@ from collections.abc import Callable
 from typing import Any
 
 from arbiter.core.engine import Action
-from arbiter.core.hidden import placeholders, private_state
-from arbiter.core.peer import dleq, fresh, group, oneof, schnorr, shuffle
+from arbiter.core.hidden import Fact, Facts, Hidden, PeerRng, as_rng, placeholders, private_state
+from arbiter.core.peer import dleq, fresh, group, oneof, returned, schnorr, shuffle
 from arbiter.core.peer.elgamal import open_with
 from arbiter.peer import wire
-from arbiter.peer.protocol import DECISION, KEY, SHARES, SHUFFLE, PeerGame, _slot_order
+from arbiter.peer.arrival import Arrival
+from arbiter.peer.protocol import (
+    DECISION,
+    FACTS,
+    KEY,
+    PASSES,
+    SHARES,
+    SHUFFLE,
+    PeerGame,
+    _is_card,
+    _slot_order,
+)
 
 Choose = Callable[[Any, str, list[Action]], Action]
 """A decision maker: (its private state, its seat, the legal decisions) → one of them."""
@@ -42,7 +53,11 @@ class PeerSeat:
         """Its log so far, and how many steps it covers: a step is narrated with what the
         seat knew then, before it next re-randomises its hand."""
         self._faces: dict[Any, str] = {}
+        self.arrival = Arrival()
+        """Its hand's order (docs/peer-mottainai.md §3.8): shown as the referee shows it,
+        though re-randomising moved its cards among their places."""
         game.before_mix.append(self._before_mix)
+        game.on_settle.append(self._settled)
 
     # -- what it knows ---------------------------------------------------------------
     def _face(self, card: str, cipher: Any) -> str:
@@ -63,13 +78,36 @@ class PeerSeat:
         for card, (holder, cipher) in self.game.held.items():
             if holder == self.seat and card not in self.game.opened:
                 out[card] = self._face(card, (held or {}).get(card, cipher))
+        # The cards it returned face down: it knows them by the place they left (M-R18).
+        for new, (seat, card) in self.game.returned.items():
+            if seat == self.seat and new not in self.game.opened and new not in self.game.held:
+                out[new] = out.get(card) or self._face(card, self.game.held[card][1])
         return out
 
     def known(self, held: dict[str, Any] | None = None) -> dict[str, str]:
         return {**self.game.opened, **self.own(held)}
 
     def private(self) -> Any:
-        return private_state(self.game.engine, self.game.state, self.known())
+        return self._in_order(private_state(self.game.engine, self.game.state, self.known()))
+
+    def _in_order(self, state: Any) -> Any:
+        """``state`` with its hand in arrival order (``Arrival``)."""
+        self.arrival.arrange(self.game.engine.hands(state, self.seat))
+        return state
+
+    def _settled(self) -> None:
+        """A step's openings are all in: it narrates the step with what it knows now (a
+        later re-randomisation or pass changes what its places hold), then ranks its hand."""
+        if self.secret is not None:
+            self._catch_up()
+            self._rank()
+
+    def _rank(self) -> None:
+        engine = self.game.engine
+        known = self.known()
+        entries = [c for cards in engine.hands(self.game.state, self.seat) for c in cards]
+        brought = {c for m in self.game.passed if m.to == self.seat for c in m.cards}
+        self.arrival.update(entries, [known.get(c, c) for c in entries], brought)
 
     def view(self) -> dict[str, Any]:
         return self.game.engine.view(self.private(), self.seat)
@@ -79,8 +117,18 @@ class PeerSeat:
         return list(self.lines)
 
     def _catch_up(self) -> None:
-        self.lines += self.game.narrate(self.known(), self.seat, self.narrated)
+        known = {**self.gone(), **self.known()}
+        self.lines += self.game.narrate(known, self.seat, self.narrated)
         self.narrated = self.game.settled
+
+    def gone(self) -> dict[str, str]:
+        """The cards it passed to another seat (Puppet), as it held them then: it narrates
+        the step that moved them, though only their new holder opens them now."""
+        out = {}
+        for moved in self.game.passed:
+            if moved.holder == self.seat:
+                out.update({card: self._face(card, c) for card, c in moved.kept.items()})
+        return out
 
     def _before_mix(self, seat: str) -> None:
         if seat == self.seat:
@@ -110,6 +158,12 @@ class PeerSeat:
                 )
         elif owed.kind == SHARES:
             message["shares"] = [self._share(card) for card in owed.cards]
+        elif owed.kind == FACTS:
+            assert owed.fact is not None
+            message["facts"] = [self._fact(owed.fact, self._holds(owed.fact, {}), {})]
+        elif owed.kind == PASSES:
+            groups = [g for g in self.game.passing if g[0] == self.seat]
+            message["passes"] = [self._pass(to, cards, {}) for _, to, cards in groups]
         else:
             assert owed.kind == DECISION
             message.update(self._decide(choose, owed.cards))
@@ -142,7 +196,7 @@ class PeerSeat:
         engine = self.game.engine
         shown = self.riding(riding)
         shared = private_state(engine, self.game.state, {**self.game.opened, **shown})
-        state = private_state(engine, self.game.state, {**shown, **self.known()})
+        state = self._in_order(private_state(engine, self.game.state, {**shown, **self.known()}))
         action = choose(state, self.seat, engine.legal_actions(state, self.seat))
         out: dict[str, Any] = {}
         if riding:
@@ -164,8 +218,18 @@ class PeerSeat:
         if disclosure.kept:
             wanted = engine.claims(after, self.seat, disclosure.public)
             out["claims"] = [self._claim(card, wanted[card], held) for card in disclosure.kept]
+        if disclosure.returned:
+            out["returns"] = [self._return(card, held) for card in disclosure.returned]
+        moving = [g for g in self.game.moving(self.seat, after, disclosure.public,
+                                              {**self.game.held, **{c: (self.seat, x) for c, x in held.items()}})
+                  if g[0] == self.seat]  # fmt: skip
+        if moving:
+            out["passes"] = [self._pass(to, cards, held) for _, to, cards in moving]
+        facts = self._foresee(after, disclosure.public, opened, mine)
+        if facts:
+            out["facts"] = [self._fact(fact, holds, held) for fact, holds in facts.items()]
         # Its own shares of the cards its decision lays open travel with it (§5.2).
-        ahead = self.game.ahead(self.seat, disclosure.public, after, opened)
+        ahead = self.game.ahead(self.seat, disclosure.public, after, opened, facts)
         if ahead:
             out["ahead"] = [self._share(card) for card in sorted(ahead, key=_slot_order)]
         return out
@@ -176,23 +240,99 @@ class PeerSeat:
         keys = {card: self.draw() for card in sorted(self.own())}
         return sorted(keys, key=keys.__getitem__)
 
-    def _mix(self) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    def _mix(self) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
         """Re-randomise its hand when cards arrived in it at different times since the
         last time (docs/peer.md §4.3): every card re-encrypted under its own key and
-        permuted, with a proof, so the card it opens next cannot be told from when it
-        arrived. Returns the message field and the new ciphertexts."""
+        permuted, deck by deck, with a proof each, so the card it opens next cannot be
+        told from when it arrived. Returns the message field and the new ciphertexts."""
         zone = self.game.zone(self.seat)
         if len(zone) < 2 or len({self.game.arrived.get(c, -1) for c in zone}) < 2:
             return None
-        before = [self.game.held[c][1] for c in zone]
+        parts = self.game.mixable(self.seat)
+        if not parts:
+            return None
         key = self.game.keys[self.seat]
-        out, proof = shuffle.shuffle(before, key, self.game.context(self.seat), self.draw)
-        field = {
-            "cards": zone,
-            "cipher": [[wire.hexed(a), wire.hexed(b)] for a, b in out],
-            "proof": wire.hexed(proof.to_bytes()),
-        }
-        return field, dict(zip(zone, out, strict=True))
+        field: list[dict[str, Any]] = []
+        held: dict[str, Any] = {}
+        for part in parts:
+            before = [self.game.held[c][1] for c in part]
+            out, proof = shuffle.shuffle(before, key, self.game.context(self.seat), self.draw)
+            field.append({
+                "cards": part,
+                "cipher": [[wire.hexed(a), wire.hexed(b)] for a, b in out],
+                "proof": wire.hexed(proof.to_bytes()),
+            })  # fmt: skip
+            held.update(zip(part, out, strict=True))
+        return field, held
+
+    def _pass(self, to: str, cards: list[str], held: dict[str, Any]) -> dict[str, Any]:
+        """Its hand ``cards`` (in the order they stand) to seat ``to``: each hidden one
+        re-encrypted to ``to``'s key with its proof (docs/peer-mottainai.md §3.7)."""
+        assert self.secret is not None
+        game = self.game
+        context = game.context(self.seat)
+        cipher, proofs = [], []
+        for card in cards:
+            if not _is_card(card):
+                continue
+            new, proof = returned.put_back(
+                held.get(card, game.held[card][1]), self.secret, game.keys[to], self.draw(),
+                context, self.draw, kind=returned.PASSED,
+            )  # fmt: skip
+            cipher.append([wire.hexed(new[0]), wire.hexed(new[1])])
+            proofs.append(wire.hexed(proof))
+        return {"to": to, "cards": list(cards), "cipher": cipher, "proofs": proofs}
+
+    def _return(self, card: str, held: dict[str, Any]) -> dict[str, Any]:
+        """A held card put face down: re-encrypted under the joint key, with the proof
+        that it is the same card (docs/peer-mottainai.md §3.2)."""
+        assert self.secret is not None
+        cipher = held.get(card, self.game.held[card][1])
+        context = self.game.context(self.seat)
+        new, proof = returned.put_back(
+            cipher, self.secret, self.game.joint, self.draw(), context, self.draw
+        )
+        return {"card": card, "cipher": [wire.hexed(new[0]), wire.hexed(new[1])],
+                "proof": wire.hexed(proof)}  # fmt: skip
+
+    def _foresee(
+        self, after: Any, action: dict[str, Any], opened: dict[str, str], mine: dict[str, str]
+    ) -> dict[Fact, bool]:
+        """The facts about its hidden cards its decision's step asks, answered from what it
+        knows (docs/peer-mottainai.md §3.4): the step tried on a copy of the shared state.
+        A question that comes after an opening it cannot foresee is asked of it then."""
+        engine = self.game.engine
+        trial = engine.copy(after)
+        facts = Facts(oracle=lambda fact: any(mine[c] in fact.faces for c in fact.cards))
+        try:
+            with facts:
+                engine.apply(trial, self.seat, action, as_rng(PeerRng(opened, self.game.made)))
+        except Hidden:
+            pass
+        return {fact: facts.answers[fact] for fact in facts.asked}
+
+    def _holds(self, fact: Fact, held: dict[str, Any]) -> bool:
+        mine = self.own(held)
+        return any(mine[card] in fact.faces for card in fact.cards)
+
+    def _fact(self, fact: Fact, holds: bool, held: dict[str, Any]) -> dict[str, Any]:
+        """A fact with its proof: presence (some-of) or absence (a one-of per card)."""
+        assert self.secret is not None
+        game = self.game
+        cipher = [held.get(c, game.held[c][1]) for c in fact.cards]
+        context = game.context(self.seat)
+        engine = game.engine.info.name
+        if holds:
+            decks = sorted({game.locate(c)[0].id for c in fact.cards})
+            faces = [m for d in decks for m in game.decks[d].points.options(engine, fact.faces)]
+            proof = oneof.prove_some(cipher, self.secret, faces, context, self.draw)
+        else:
+            proof = b"".join(
+                oneof.prove(c, self.secret, game.others(card, fact.faces), context, self.draw)
+                for card, c in zip(fact.cards, cipher, strict=True)
+            )
+        return {"cards": list(fact.cards), "faces": list(fact.faces), "holds": holds,
+                "proof": wire.hexed(proof)}  # fmt: skip
 
     def _claim(self, card: str, faces: list[str], held: dict[str, Any]) -> dict[str, str]:
         """The one-of proof that ``card`` (held hidden) is one of ``faces``."""

@@ -24,6 +24,7 @@ from arbiter.core.hidden import (
     substitute,
 )
 from arbiter.core.rng import Rng
+from arbiter.peer.arrival import Arrival
 
 
 class RecordingRng(Rng):
@@ -113,6 +114,10 @@ class PeerTable:
     """Every card id a seat turned back into a placeholder before returning it."""
     decisions: list[dict[str, Any]] = field(default_factory=list)
     """Every decision as the shared state received it (what the seat's message says)."""
+    arrivals: dict[str, Arrival] = field(default_factory=dict)
+    """Each seat's hand order, kept as its machine keeps it (``peer.arrival``)."""
+    brought: dict[str, set[str]] = field(default_factory=dict)
+    """The cards a pass gave each seat (Puppet), ranked in card order."""
     home: Callable[[str], int] = lambda _card: 0
     """The deck a card belongs to, for one the decks' truth does not list (a scenario's
     table conceals only what is hidden)."""
@@ -176,13 +181,18 @@ class PeerTable:
             view = self.engine.view(private_state(self.engine, self.state, mine), seat)
             for p in sorted(placeholders(view) - set(mine)):
                 mine[p] = self.face(p)
+            known = {**self.opened, **mine}
+            entries = [c for cards in self.engine.hands(self.state, seat) for c in cards]
+            arrival = self.arrivals.setdefault(seat, Arrival())
+            arrival.update(entries, [known.get(c, c) for c in entries], self.brought.get(seat, ()))
 
     def private(self, seat: str | None) -> Any:
-        return (
-            self.state
-            if seat is None
-            else private_state(self.engine, self.state, self.own.get(seat, {}))
-        )
+        if seat is None:
+            return self.state
+        state = private_state(self.engine, self.state, self.own.get(seat, {}))
+        if seat in self.arrivals:
+            self.arrivals[seat].arrange(self.engine.hands(state, seat))
+        return state
 
     def event_for(self, event: Event, seat: str | None) -> Event:
         """An event as ``seat``'s machine narrates it once the step's openings are in:
@@ -199,6 +209,8 @@ class PeerTable:
         mine = self.own.setdefault(seat, {})
         disclosure = self.engine.disclose(self.state, seat, action, mine)
         public = disclosure.public
+        for card, to in self.engine.passes(self.state, seat, public).items():
+            self.brought.setdefault(to, set()).add(card)
         if disclosure.concealed:
             renamed = {card: self.new_slot(card) for card in disclosure.concealed}
             for hand in self.engine.hands(self.state, seat):

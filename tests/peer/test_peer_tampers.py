@@ -151,18 +151,18 @@ def test_a_rerandomisation_must_shuffle_the_whole_hand() -> None:
             break
         table.game.receive(message)
     assert "rerandomise" in message, "no hand was re-randomised"
-    mixed = message["rerandomise"]
+    (mixed,) = message["rerandomise"]  # Momiji has one deck: one mix
     fake = elgamal.encrypt(
         point("momiji", "maple-3", 0), table.game.keys[message["seat"]], group.from_int(9)
     )
     swapped = copy.deepcopy(message)
-    swapped["rerandomise"]["cipher"][0] = [wire.hexed(fake[0]), wire.hexed(fake[1])]
+    swapped["rerandomise"][0]["cipher"][0] = [wire.hexed(fake[0]), wire.hexed(fake[1])]
     refused(table, swapped, "shuffle")
     partial = copy.deepcopy(message)
-    partial["rerandomise"]["cards"][0] = "?d0.999"
+    partial["rerandomise"][0]["cards"][0] = "?d0.999"
     refused(table, partial, "whole hand")
     short = copy.deepcopy(message)
-    short["rerandomise"]["cards"] = mixed["cards"][:1]
+    short["rerandomise"][0]["cards"] = mixed["cards"][:1]
     refused(table, short, "at least 2")
     table.game.receive(message)
     new = [

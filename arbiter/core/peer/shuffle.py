@@ -143,6 +143,24 @@ def shuffle(
     return out, prove(deck, out, psi, randomisers, key, context, draw)
 
 
+def arrange(
+    deck: Sequence[Ciphertext],
+    psi: Sequence[int],
+    key: bytes,
+    context: Context,
+    draw: Callable[[], bytes] = fresh.scalar,
+) -> tuple[list[Ciphertext], Proof]:
+    """As ``shuffle``, with the permutation chosen by the mover (card ``psi[i]`` to place
+    ``i``): a holder putting its cards in the order it sees them before they change hands
+    (docs/peer-mottainai.md §3.7). The proof is the same and hides ``psi`` just as well."""
+    n = len(deck)
+    if sorted(psi) != list(range(n)):
+        raise ValueError("psi is not a permutation of the deck's places")
+    randomisers = [draw() for _ in range(n)]
+    out = [reencrypt(deck[psi[i]], key, randomisers[i]) for i in range(n)]
+    return out, prove(deck, out, psi, randomisers, key, context, draw)
+
+
 def prove(
     deck: Sequence[Ciphertext], out: Sequence[Ciphertext], psi: Sequence[int],
     randomisers: Sequence[bytes], key: bytes, context: Context, draw: Callable[[], bytes],

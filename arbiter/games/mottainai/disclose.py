@@ -125,3 +125,17 @@ def effect_id(state: State, work: str) -> str:
         if om.resolve is eff.resolve:
             return name
     return cid
+
+
+def passes(state: State, seat: str, action: Action) -> dict[str, str]:
+    """Puppet swaps hands (M-R60, M-R128): the user's whole hand goes to the target's hand,
+    the target's to the user's waiting area (cards everyone knows too: their order
+    travels with the hidden ones)."""
+    if action.get("kind") != "use" or not isinstance(action.get("card"), str):
+        return {}
+    target = action.get("target")
+    if effect_id(state, action["card"]) != "puppet" or target not in state.players:
+        return {}
+    out = dict.fromkeys(state.players[seat].hand, str(target))
+    out.update(dict.fromkeys(state.players[str(target)].hand, seat))
+    return out

@@ -64,7 +64,9 @@ class MottainaiEngine(Engine):
         # 0.2.0: refusals and prompts under Mask, Curtain and Tower say why (M-R55, M-R56).
         # 0.3.0: Wutai Mountain's tucking rule applies to every card effect that tucks
         # (M-R119): a game where such an effect met an Om work replays only with 0.3.0.
-        version="0.3.0",
+        # 0.4.0: Jar shows and takes, Puppet passes, and the Night line names cards in card
+        # order, not arrival order (M-R38, M-R128, M-R132), as a game with no referee can.
+        version="0.4.0",
         min_seats=2,
         max_seats=5,
         # scoring.BREAKDOWN, then the team sum of team play.
@@ -239,6 +241,10 @@ class MottainaiEngine(Engine):
     def claims(self, state: State, seat: str, action: Action) -> dict[str, list[str]]:
         """WICK's returned card is proven of an Om-helper-type (M-R129)."""
         return disclose.claims(state, seat, action)
+
+    def passes(self, state: State, seat: str, action: Action) -> dict[str, str]:
+        """Puppet's two hands change sides (M-R128)."""
+        return disclose.passes(state, seat, action)
 
     def hands(self, state: State, seat: str) -> list[list[str]]:
         return [state.players[seat].hand]

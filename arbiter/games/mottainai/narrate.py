@@ -195,7 +195,8 @@ def _night(d: Mapping[str, Any], viewer: str | None) -> str:
     seat, cards = d["seat"], d["cards"]
     if not cards:
         return f"Night: {seat}'s waiting area is empty."
-    hand = names(cards) if viewer is not None and viewer == seat else _cards(len(cards))
+    # In card order (M-R132): a hand's arrival order is kept only where it is seen whole.
+    hand = names(sorted(cards)) if viewer is not None and viewer == seat else _cards(len(cards))
     return f"Night: {seat} takes {hand} from the waiting area into hand."
 
 

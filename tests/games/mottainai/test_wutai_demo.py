@@ -50,7 +50,7 @@ def test_WUT_14_3_demo_refuses_a_bad_option(tmp_path):
 
 def test_WUT_14_4_the_golden_wutai_example_replays_byte_for_byte(tmp_path):
     """WUT-14.4 (issue 15): examples/mottainai-wutai (3 players, made by
-    tests/golden/regenerate.py --option wutai=yes --seed golden-mottainai-wutai-2, a deal
+    tests/golden/regenerate.py --option wutai=yes --seed golden-mottainai-wutai-6, a deal
     where a card effect's card goes under an Om work, M-R119) verifies byte for byte."""
     import shutil
     from pathlib import Path
@@ -64,4 +64,4 @@ def test_WUT_14_4_the_golden_wutai_example_replays_byte_for_byte(tmp_path):
     assert report.replayed and report.status == "over"
     log = (copy / "public" / "log.md").read_text()
     assert "tucks" in log
-    assert "under Om 05 as an Om material (PAPER) instead of their craft bench (Socks)" in log
+    assert "under Om 17 as an Om material (METAL) instead of their craft bench (Socks)" in log

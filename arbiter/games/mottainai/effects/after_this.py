@@ -74,8 +74,10 @@ def jar(
     taken: dict[str, list[str]] = {}
     for o in state.opponents(seat):
         p = state.players[o]
-        hands[o] = list(p.hand)
-        taken[o] = [c for c in p.hand if card(c).material == mat]
+        # Shown and taken in card order, not the order they came in (M-R38): a hand's
+        # order would tell everyone when each card was drawn.
+        hands[o] = sorted(p.hand)
+        taken[o] = [c for c in hands[o] if card(c).material == mat]
         p.hand = [c for c in p.hand if card(c).material != mat]
         me.waiting.extend(taken[o])
     shown = sorted(c for cards in hands.values() for c in cards)

@@ -135,8 +135,10 @@ def puppet(
     state.deck.append(work)
     state.known[work] = PUBLIC  # a work returned in everyone's sight
     given, taken = p.hand, q.hand
-    q.hand, p.hand = list(given), []
-    p.waiting.extend(taken)
+    # In card order, not the order they came in (M-R128): the target learns nothing of
+    # when the user drew each card, and a game with no referee can show the same.
+    q.hand, p.hand = sorted(given), []
+    p.waiting.extend(sorted(taken))
     events.append(
         Event("puppet", {"seat": seat, "target": params["target"], "given": given, "taken": taken})
     )
@@ -148,7 +150,7 @@ def _puppet_line(d: dict[str, Any], viewer: str | None) -> str:
     given, taken = d["given"], d["taken"]
 
     def cards(cs: list[str]) -> str:
-        return ", ".join(card(c).name for c in cs) or "nothing"
+        return ", ".join(card(c).name for c in sorted(cs)) or "nothing"
 
     if viewer == seat:  # it knows its own hand, not the cards reaching its waiting area
         gave = cards(given)

@@ -1,0 +1,114 @@
+"""Mottainai and Wutai Mountain played with the real peer protocol (docs/peer-mottainai.md,
+step 4.5): real keys, shuffles (two decks with Wutai), shares, face-down returns with
+their proofs (each to a new place in its deck), facts about a hidden hand with proofs of
+presence or absence, hands re-randomised deck by deck and shown in arrival order. Every
+reader's view after every step, every seat's log and the public log are the referee's
+game the decks decrypt to, and another machine fed the same messages agrees."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers.peer_play import new_table, play
+
+from arbiter.core.peer import group
+from arbiter.peer import reveal
+from arbiter.peer.protocol import PeerGame
+
+GAMES = [(2, 3, False), (3, 1, False), (3, 6, True), (2, 8, True)]
+
+
+def _check(table: Any) -> Any:
+    game = table.game
+    secrets = {s: p.reveal() for s, p in table.players.items()}
+    decks = reveal.orders(game, secrets)
+    referee = reveal.replay(game, decks, secrets)
+    assert referee.views[-1][None]["result"] is not None, "the game ran to its end"
+    assert len(table.views) == len(referee.views) == len(game.history)
+    for step, (mine, theirs) in enumerate(zip(table.views, referee.views, strict=True)):
+        assert mine == theirs, f"step {step}: a view differs"
+    assert game.narrate(game.opened, None) == referee.log(game.engine, None)
+    for seat, player in table.players.items():
+        assert player.log() == referee.log(game.engine, seat)
+    other = PeerGame(game.engine, game.options, game.seats, game.game, game.manifest)
+    for message in table.messages:
+        other.receive(message)
+    assert other.over and other.opened == game.opened and other.round == game.round
+    return referee
+
+
+@pytest.mark.parametrize(("seats", "seed", "wutai"), GAMES)
+def test_a_peer_game_of_mottainai_is_the_referee_game_its_decks_decrypt_to(
+    seats: int, seed: int, wutai: bool
+) -> None:
+    table = play(new_table("mottainai", seats, seed, {"wutai": "yes"} if wutai else {}), seed)
+    _check(table)
+    game = table.game
+    assert len(game.decks) == (2 if wutai else 1)
+    returns = [m for m in table.messages if "returns" in m]
+    assert returns and game.returned, "cards went back face down, each to a new place"
+    for new, (_seat, old) in game.returned.items():
+        deck, slot = game.locate(new)
+        assert slot >= len(deck.points.cards) and game.locate(old)[0] is deck
+    assert any("rerandomise" in m for m in table.messages)
+
+
+def test_a_returned_card_is_not_opened_for_its_returner() -> None:
+    """M-R125, docs/peer-mottainai.md §3.2: the returner's view lists the card it put back
+    (it knows it); nobody sends a share of it for that, so when another seat draws it
+    later, the shares then sent open it to that seat alone."""
+    table = play(new_table("mottainai", 3, 2), 2)
+    game = table.game
+    _check(table)
+    for new, (_seat, _) in game.returned.items():
+        sharers = set(game.shares.get(new, {}))
+        holder = game.held.get(new, (None,))[0]
+        if holder is None:
+            assert new in game.opened or not sharers, f"{new} was shared while in the deck"
+        else:
+            assert holder not in sharers or new in game.opened
+
+
+def test_facts_ride_on_the_decisions_that_ask_them() -> None:
+    """M-R126: a decision whose step asks whether the hand holds a card (Cloak, Figurine,
+    Flag, Fountain, WICK) carries the answer with its proof of presence or absence; every
+    machine checks it, and the table follows it as the referee's prompt does."""
+    table = play(new_table("mottainai", 4, 4, {"wutai": "yes"}), 4)
+    _check(table)
+    facts = [f for m in table.messages for f in m.get("facts", [])]
+    assert facts, "the game asked facts"
+    assert {f["holds"] for f in facts} == {True, False}
+    for fact in facts:
+        assert fact["faces"] == sorted(set(fact["faces"])) and fact["cards"]
+
+
+def test_puppet_passes_each_hand_with_a_proof() -> None:
+    """M-R128: Puppet's two hands change seats as ciphertexts re-encrypted to the other
+    seat's key, with proofs; the target passes its hand in the round after the step; each
+    side then sees the cards in card order, as the referee shows them."""
+    table = play(new_table("mottainai", 5, 5), 5)
+    _check(table)
+    game = table.game
+    assert game.stats.rounds["passes"] >= 1
+    passes = [(m["seat"], p) for m in table.messages for p in m.get("passes", [])]
+    assert {seat for seat, _ in passes} >= {p.holder for p in game.passed}
+    for moved in game.passed:
+        hidden = [c for c in moved.cards if c.startswith("?")]
+        assert sorted(moved.cipher) == sorted(hidden)
+        for card in hidden:  # held by the recipient now, unless it left its hand since
+            assert game.held[card][0] == moved.to or card in game.opened or any(
+                m.holder == moved.to and card in m.cards for m in game.passed
+            )
+
+
+def test_every_returned_card_decrypts_to_the_card_its_seat_held() -> None:
+    table = play(new_table("mottainai", 3, 1), 1)
+    game = table.game
+    secrets = {s: p.reveal() for s, p in table.players.items()}
+    known = reveal.faces(reveal.orders(game, secrets))
+    for new, (seat, old) in game.returned.items():
+        a, b = game.held[old][1]
+        deck, _ = game.locate(old)
+        held = deck.points.card(group.sub(b, group.mul(secrets[seat], a)))
+        assert known[new] == held
