@@ -1387,6 +1387,9 @@ class PeerMove(Strict):
     returns: list[PeerReturn] | None = Field(default=None, max_length=256)
     """The held cards its decision puts face down into a deck, each re-encrypted under the
     joint key with its proof."""
+    conceal: list[FaceId] | None = Field(default=None, min_length=1, max_length=64)
+    """Cards its hand holds in everyone's sight that it hides again before the decision
+    (under new places, mixed with its hidden cards), as it returns one face down."""
     passes: list[PeerPass] | None = Field(default=None, max_length=16)
     """Its hand its decision (or another seat's) moves to another seat."""
     facts: list[PeerFact] | None = Field(default=None, max_length=64)

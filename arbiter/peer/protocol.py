@@ -69,6 +69,7 @@ FIELDS = {
             "returns",
             "facts",
             "passes",
+            "conceal",
         }
     ),
     FACTS: frozenset({"facts"}),
@@ -131,6 +132,7 @@ class Ruling:
     facts: dict[Fact, bool] = field(default_factory=dict)
     passes: list[Pass] = field(default_factory=list)
     later: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    concealed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -306,15 +308,29 @@ class PeerGame:
             elgamal.open_with(self.cipher(card), [shares[s] for s in self.owners(card)])
         )
 
-    def zone(self, seat: str) -> list[str]:
+    def zone(
+        self,
+        seat: str,
+        state: Any = None,
+        held: Mapping[str, tuple[str, Ciphertext]] | None = None,
+    ) -> list[str]:
         """The cards ``seat`` holds hidden in its own view (its hand): what it may
         re-randomise. Cards it holds hidden outside every view (a card buried at once)
-        stay where they are, bound by the claim they were played with."""
-        shown = placeholders(self.engine.view(self.state, seat))
+        stay where they are, bound by the claim they were played with. (``state`` and
+        ``held``: the game's, or as a decision's concealment makes them.)"""
+        held = self.held if held is None else held
+        shown = placeholders(self.engine.view(self.state if state is None else state, seat))
         return sorted(
-            (c for c in shown if self.held.get(c, ("",))[0] == seat and c not in self.opened),
+            (c for c in shown if held.get(c, ("",))[0] == seat and c not in self.opened),
             key=_slot_order,
         )
+
+    def deck_of(self, card: str) -> Deck:
+        """The deck a placeholder names (its slot may be one a decision is adding)."""
+        found = PLACEHOLDER.fullmatch(card)
+        if found is None or found.group(1) not in self.decks:
+            raise Tampered(f"{card!r} is no card of this game's decks")
+        return self.decks[found.group(1)]
 
     def locate(self, card: str) -> tuple[Deck, int]:
         found = PLACEHOLDER.fullmatch(card)
@@ -654,7 +670,10 @@ class PeerGame:
             if card in public and all(s in have for s in self.owners(card)):
                 opened[card] = self._open(card, have)
         held = dict(self.held)
-        mixed = self._mixed(seat, message.get("rerandomise"), context)
+        base, renamed = self._concealed(seat, message.get("conceal"), self.state, held)
+        mixed = self._mixed(seat, message.get("rerandomise"), context, base, held)
+        if renamed and (mixed is None or not set(renamed.values()) <= set(mixed[1])):
+            raise Tampered("a card hidden again must be mixed with the hand it hides among")
         if mixed is not None:
             held.update({card: (seat, c) for card, c in zip(mixed[1], mixed[2], strict=True)})
         openings = _shares(message.get("openings"))
@@ -663,9 +682,8 @@ class PeerGame:
                 raise Tampered(f"{card} is not a card this seat holds hidden")
             a, b = held[card][1]
             dleq.verify(self.keys[seat], a, share, proof, context)
-            deck, _ = self.locate(card)
-            opened[card] = deck.points.card(group.sub(b, share))
-        state = private_state(self.engine, self.state, opened)
+            opened[card] = self.deck_of(card).points.card(group.sub(b, share))
+        state = private_state(self.engine, base, opened)
         claims = _claims(message.get("claims"))
         wanted = self.engine.claims(state, seat, action)
         if sorted(claims) != sorted(wanted):
@@ -675,8 +693,7 @@ class PeerGame:
         for card, proof in claims.items():
             if card in opened or held.get(card, ("",))[0] != seat:
                 raise Tampered(f"{card} is not a card this seat holds hidden")
-            deck, _ = self.locate(card)
-            options = deck.points.options(self.engine.info.name, wanted[card])
+            options = self.deck_of(card).points.options(self.engine.info.name, wanted[card])
             oneof.verify(held[card][1], self.keys[seat], options, proof, context)
         returns = self._check_returns(seat, message.get("returns"), held, opened, state, context)
         passes, later = self._check_passes(
@@ -695,7 +712,7 @@ class PeerGame:
                 dleq.verify(self.keys[seat], self.cipher(card)[0], share, proof, context)
         self.checked[seat] = Ruling(
             action, riding, openings, ahead, opened, held, mixed, state, returns, facts, passes,
-            later,
+            later, renamed,
         )  # fmt: skip
 
     def moving(
@@ -853,7 +870,7 @@ class PeerGame:
         key = self.keys[seat]
         if holds:
             faces: list[bytes] = []
-            for deck_id in sorted({self.locate(c)[0].id for c in fact.cards}):
+            for deck_id in sorted({_slot_deck(c) for c in fact.cards}):
                 faces += self.decks[deck_id].points.options(self.engine.info.name, fact.faces)
             if not faces:
                 raise Tampered("a fact of presence names no face its cards' decks hold")
@@ -870,7 +887,7 @@ class PeerGame:
 
     def others(self, card: str, faces: tuple[str, ...]) -> list[bytes]:
         """The points of ``card``'s deck that are none of ``faces`` (an absence's options)."""
-        deck, _ = self.locate(card)
+        deck = self.deck_of(card)
         asked = set(deck.points.options(self.engine.info.name, faces))
         return [m for m in deck.points.points if m not in asked]
 
@@ -890,6 +907,14 @@ class PeerGame:
         # Shares of what this decision lays open count from its step on.
         for card, (share, _) in ruling.ahead.items():
             self.shares.setdefault(card, {})[seat] = share
+        for card, place in ruling.concealed.items():
+            # Hidden again: a new slot of its deck holding (G, M + J), which anyone
+            # computes (docs/peer-mottainai.md §3.3); its seat holds it under its key.
+            deck = self._deck_holding(card)
+            assert placeholder(deck.id, len(deck.cipher)) == place
+            (m,) = deck.points.options(self.engine.info.name, [card])[:1]
+            deck.cipher.append((group.BASE, group.add(m, self.joint)))
+            self.told[seat].add(place)
         if ruling.mixed is not None:
             for hook in self.before_mix:
                 hook(seat)
@@ -938,17 +963,76 @@ class PeerGame:
                 out |= shown - self.told[other] - self.remembered(other, trial)
         return {card for card in out if seat in self.owners(card) and card not in self.held}
 
-    def mixable(self, seat: str) -> list[list[str]]:
+    def mixable(
+        self,
+        seat: str,
+        state: Any = None,
+        held: Mapping[str, tuple[str, Ciphertext]] | None = None,
+    ) -> list[list[str]]:
         """The seat's hand held hidden, split by deck (a mix never crosses decks: which
         deck a card came from is public, and its points are that deck's), each part of
         two cards or more, in deck order."""
         parts: dict[str, list[str]] = {}
-        for card in self.zone(seat):
-            parts.setdefault(self.locate(card)[0].id, []).append(card)
+        for card in self.zone(seat, state, held):
+            parts.setdefault(_slot_deck(card), []).append(card)
         return [parts[d] for d in sorted(parts, key=lambda d: int(d[1:])) if len(parts[d]) > 1]
 
+    def concealing(self, seat: str, cards: list[str], state: Any) -> dict[str, str]:
+        """Where each card ``seat``'s hand holds by id goes when the seat hides it again
+        (docs/peer-mottainai.md §3.3): a new place at the end of its deck's slots, in
+        order."""
+        counts: dict[str, int] = {}
+        hand = [c for cards_ in self.engine.hands(state, seat) for c in cards_]
+        out = {}
+        for card in cards:
+            if card not in hand or _is_card(card):
+                raise Tampered(f"{card} is not a card its hand holds in everyone's sight")
+            deck = self._deck_holding(card)
+            n = counts.get(deck.id, len(deck.cipher))
+            counts[deck.id] = n + 1
+            out[card] = placeholder(deck.id, n)
+        return out
+
+    def _deck_holding(self, card: str) -> Deck:
+        for deck_id in sorted(self.decks, key=lambda d: int(d[1:])):
+            if self.decks[deck_id].points.copies.get(card):
+                return self.decks[deck_id]
+        raise Tampered(f"{card} is no card of this game's decks")
+
+    def hidden_again(self, seat: str, card: str) -> Ciphertext:
+        """A card everyone knows, under ``seat``'s key alone, as anyone computes it:
+        (G, M + X) — the deck's start under the joint key, (G, M + J), less every other
+        seat's share of G, which is its public key."""
+        deck = self._deck_holding(card)
+        (m,) = deck.points.options(self.engine.info.name, [card])[:1]
+        return group.BASE, group.add(m, self.keys[seat])
+
+    def _concealed(
+        self, seat: str, value: Any, state: Any, held: dict[str, tuple[str, Ciphertext]]
+    ) -> tuple[Any, dict[str, str]]:
+        """A decision's concealment: the cards named go back under placeholders in the
+        seat's hand (the returned state), each held under its key as anyone computes it."""
+        if value is None:
+            return state, {}
+        if not isinstance(value, list) or not value or not all(isinstance(c, str) for c in value):
+            raise Tampered("its concealment is not a list of cards")
+        if len(set(value)) != len(value):
+            raise Tampered("it conceals a card twice")
+        renamed = self.concealing(seat, value, state)
+        state = self.engine.copy(state)
+        for hand in self.engine.hands(state, seat):
+            hand[:] = [renamed.get(c, c) for c in hand]
+        for card, place in renamed.items():
+            held[place] = (seat, self.hidden_again(seat, card))
+        return state, renamed
+
     def _mixed(
-        self, seat: str, value: Any, context: Context
+        self,
+        seat: str,
+        value: Any,
+        context: Context,
+        state: Any = None,
+        held: Mapping[str, tuple[str, Ciphertext]] | None = None,
     ) -> tuple[str, list[str], list[Ciphertext]] | None:
         """A seat's re-randomisation of its hand: every card of its zone, deck by deck,
         re-encrypted under its own key and permuted, with a shuffle proof each (so the
@@ -957,7 +1041,8 @@ class PeerGame:
             return None
         if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
             raise Tampered("its re-randomisation is not a list of mixes")
-        parts = self.mixable(seat)
+        held = self.held if held is None else held
+        parts = self.mixable(seat, state, held)
         if [v.get("cards") for v in value] != parts or not parts:
             whole = "; ".join(", ".join(p) for p in parts) or "nothing (fewer than 2 per deck)"
             raise Tampered(
@@ -966,7 +1051,7 @@ class PeerGame:
         cards: list[str] = []
         cipher: list[Ciphertext] = []
         for part, mix in zip(parts, value, strict=True):
-            before = [self.held[c][1] for c in part]
+            before = [held[c][1] for c in part]
             out = _cards(mix.get("cipher"), len(part))
             proof = shuffle.Proof.from_bytes(
                 wire.unhex(mix.get("proof"), "the re-randomisation's proof"), len(part)
@@ -1018,6 +1103,12 @@ class PeerGame:
                 if line is not None:
                     lines.append(line)
         return lines
+
+
+def _slot_deck(card: str) -> str:
+    found = PLACEHOLDER.fullmatch(card)
+    assert found is not None
+    return found.group(1)
 
 
 def _is_card(card: str) -> bool:

@@ -66,7 +66,7 @@ class PeerSeat:
         found = self._faces.get(cipher)
         if found is None:
             assert self.secret is not None
-            deck, _ = self.game.locate(card)
+            deck = self.game.deck_of(card)  # a place being added has no slot yet
             a, b = cipher
             found = self._faces[cipher] = deck.points.card(group.sub(b, group.mul(self.secret, a)))
         return found
@@ -78,6 +78,9 @@ class PeerSeat:
         for card, (holder, cipher) in self.game.held.items():
             if holder == self.seat and card not in self.game.opened:
                 out[card] = self._face(card, (held or {}).get(card, cipher))
+        for card, cipher in (held or {}).items():  # cards it is hiding again (§3.3)
+            if card not in out:
+                out[card] = self._face(card, cipher)
         # The cards it returned face down: it knows them by the place they left (M-R18).
         for new, (seat, card) in self.game.returned.items():
             if seat == self.seat and new not in self.game.opened and new not in self.game.held:
@@ -169,9 +172,16 @@ class PeerSeat:
             message.update(self._decide(choose, owed.cards))
         return message
 
+    def _cipher(self, card: str, held: dict[str, Any] | None) -> Any:
+        """The ciphertext it answers for ``card``: a new one it is about to send
+        (``held``), else the game's."""
+        if held and card in held:
+            return held[card]
+        return self.game.cipher(card)
+
     def _share(self, card: str, held: dict[str, Any] | None = None) -> dict[str, str]:
         assert self.secret is not None
-        a = (held or {}).get(card, self.game.cipher(card))[0]
+        a = self._cipher(card, held)[0]
         share, proof = dleq.share(self.secret, a, self.game.context(self.seat), self.draw())
         return {"card": card, "share": wire.hexed(share), "proof": wire.hexed(proof)}
 
@@ -203,8 +213,12 @@ class PeerSeat:
             out["shares"] = [self._share(card) for card in riding]
         held: dict[str, Any] = {}
         disclosure = engine.disclose(shared, self.seat, action, self.known(), self._order())
-        if disclosure.shown or disclosure.kept:
-            mixed = self._mix()
+        hiding, extra = self._conceal(shared, disclosure.concealed)
+        if hiding is not None:
+            out["conceal"] = list(disclosure.concealed)
+            shared = hiding
+        if disclosure.shown or disclosure.kept or hiding is not None:
+            mixed = self._mix(hiding, extra)
             if mixed is not None:
                 out["rerandomise"], held = mixed
                 known = self.known(held)
@@ -214,15 +228,17 @@ class PeerSeat:
         if disclosure.shown:
             out["openings"] = [self._share(card, held) for card in disclosure.shown]
         opened = {**self.game.opened, **shown, **{c: mine[c] for c in disclosure.shown}}
-        after = private_state(engine, self.game.state, opened)
+        after = private_state(engine, shared, opened)
         if disclosure.kept:
             wanted = engine.claims(after, self.seat, disclosure.public)
             out["claims"] = [self._claim(card, wanted[card], held) for card in disclosure.kept]
         if disclosure.returned:
             out["returns"] = [self._return(card, held) for card in disclosure.returned]
-        moving = [g for g in self.game.moving(self.seat, after, disclosure.public,
-                                              {**self.game.held, **{c: (self.seat, x) for c, x in held.items()}})
-                  if g[0] == self.seat]  # fmt: skip
+        everything = {**self.game.held, **{c: (self.seat, x) for c, x in held.items()}}
+        moving = [
+            g for g in self.game.moving(self.seat, after, disclosure.public, everything)
+            if g[0] == self.seat
+        ]  # fmt: skip
         if moving:
             out["passes"] = [self._pass(to, cards, held) for _, to, cards in moving]
         facts = self._foresee(after, disclosure.public, opened, mine)
@@ -240,22 +256,50 @@ class PeerSeat:
         keys = {card: self.draw() for card in sorted(self.own())}
         return sorted(keys, key=keys.__getitem__)
 
-    def _mix(self) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    def _conceal(
+        self, shared: Any, cards: tuple[str, ...]
+    ) -> tuple[Any, dict[str, tuple[str, Any]]]:
+        """Hide again the cards of its hand everyone saw, before it returns one face down
+        (M-R127): each under a new place, held under its key as anyone computes it, to be
+        mixed with the hidden cards of its deck. Returns the state with its hand so named
+        and those places (None and nothing when a card would have nothing to hide among:
+        the return is then in everyone's sight, as it gives nothing away)."""
+        if not cards:
+            return None, {}
+        game = self.game
+        renamed = game.concealing(self.seat, list(cards), shared)
+        extra = {
+            place: (self.seat, game.hidden_again(self.seat, c)) for c, place in renamed.items()
+        }
+        state = game.engine.copy(shared)
+        for hand in game.engine.hands(state, self.seat):
+            hand[:] = [renamed.get(c, c) for c in hand]
+        parts = game.mixable(self.seat, state, {**game.held, **extra})
+        if not set(renamed.values()) <= {c for part in parts for c in part}:
+            return None, {}
+        return state, extra
+
+    def _mix(
+        self, state: Any = None, extra: dict[str, tuple[str, Any]] | None = None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
         """Re-randomise its hand when cards arrived in it at different times since the
-        last time (docs/peer.md §4.3): every card re-encrypted under its own key and
-        permuted, deck by deck, with a proof each, so the card it opens next cannot be
-        told from when it arrived. Returns the message field and the new ciphertexts."""
-        zone = self.game.zone(self.seat)
-        if len(zone) < 2 or len({self.game.arrived.get(c, -1) for c in zone}) < 2:
+        last time (docs/peer.md §4.3), or when it hides cards again (``state``, ``extra``:
+        the hand so named and those cards' places): every card re-encrypted under its own
+        key and permuted, deck by deck, with a proof each, so the card it opens next cannot
+        be told from when it arrived. Returns the message field and the new ciphertexts."""
+        held_now = {**self.game.held, **(extra or {})}
+        zone = self.game.zone(self.seat, state, held_now)
+        arrivals = {self.game.arrived.get(c, -1) for c in zone}
+        if len(zone) < 2 or (not extra and len(arrivals) < 2):
             return None
-        parts = self.game.mixable(self.seat)
+        parts = self.game.mixable(self.seat, state, held_now)
         if not parts:
             return None
         key = self.game.keys[self.seat]
         field: list[dict[str, Any]] = []
         held: dict[str, Any] = {}
         for part in parts:
-            before = [self.game.held[c][1] for c in part]
+            before = [held_now[c][1] for c in part]
             out, proof = shuffle.shuffle(before, key, self.game.context(self.seat), self.draw)
             field.append({
                 "cards": part,
@@ -276,7 +320,7 @@ class PeerSeat:
             if not _is_card(card):
                 continue
             new, proof = returned.put_back(
-                held.get(card, game.held[card][1]), self.secret, game.keys[to], self.draw(),
+                self._cipher(card, held), self.secret, game.keys[to], self.draw(),
                 context, self.draw, kind=returned.PASSED,
             )  # fmt: skip
             cipher.append([wire.hexed(new[0]), wire.hexed(new[1])])
@@ -287,7 +331,7 @@ class PeerSeat:
         """A held card put face down: re-encrypted under the joint key, with the proof
         that it is the same card (docs/peer-mottainai.md §3.2)."""
         assert self.secret is not None
-        cipher = held.get(card, self.game.held[card][1])
+        cipher = self._cipher(card, held)
         context = self.game.context(self.seat)
         new, proof = returned.put_back(
             cipher, self.secret, self.game.joint, self.draw(), context, self.draw
@@ -319,7 +363,7 @@ class PeerSeat:
         """A fact with its proof: presence (some-of) or absence (a one-of per card)."""
         assert self.secret is not None
         game = self.game
-        cipher = [held.get(c, game.held[c][1]) for c in fact.cards]
+        cipher = [self._cipher(c, held) for c in fact.cards]
         context = game.context(self.seat)
         engine = game.engine.info.name
         if holds:
@@ -338,7 +382,7 @@ class PeerSeat:
         """The one-of proof that ``card`` (held hidden) is one of ``faces``."""
         assert self.secret is not None
         deck, _ = self.game.locate(card)
-        cipher = held.get(card, self.game.held[card][1])
+        cipher = self._cipher(card, held)
         options = deck.points.options(self.game.engine.info.name, faces)
         proof = oneof.prove(cipher, self.secret, options, self.game.context(self.seat), self.draw)
         return {"card": card, "proof": wire.hexed(proof)}

@@ -112,3 +112,20 @@ def test_every_returned_card_decrypts_to_the_card_its_seat_held() -> None:
         deck, _ = game.locate(old)
         held = deck.points.card(group.sub(b, group.mul(secrets[seat], a)))
         assert known[new] == held
+
+
+def test_a_card_everyone_saw_is_hidden_again_before_it_goes_back() -> None:
+    """M-R127, docs/peer-mottainai.md §3.3: a card shown and kept in hand is known by id;
+    before its holder returns it face down, the holder hides it again under a new place
+    (its deck's start under its key, which anyone computes), mixed with its hidden cards,
+    and the return names a place, never the card."""
+    table = play(new_table("mottainai", 4, 10, {"wutai": "yes"}), 10)
+    _check(table)
+    concealing = [m for m in table.messages if "conceal" in m]
+    assert concealing, "a seat hid a card again"
+    for message in concealing:
+        assert "rerandomise" in message  # mixed with the hand it hides among
+        named = message["decision"]
+        hidden = set(message["conceal"])
+        assert not hidden & {v for v in named.values() if isinstance(v, str)}
+        assert any(r["card"].startswith("?") for r in message["returns"])
