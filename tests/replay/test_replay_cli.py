@@ -11,6 +11,11 @@ from replay_kit import EXAMPLES, GAMES
 from arbiter.core import timeline
 
 MOTTAINAI = EXAMPLES / "mottainai" / "game"
+CHAIN = [json.loads(line) for line in (MOTTAINAI / "chain.jsonl").read_text().splitlines()]
+LAST = len(CHAIN) - 1
+"""The example's last entry (the figures below follow the example, whatever game it is)."""
+TURNS = timeline.frame_at(MOTTAINAI, "-1", None).turn
+VERSION = json.loads((MOTTAINAI / "game.json").read_text())["engine"]["version"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -26,14 +31,14 @@ def test_json_is_the_frames_state_file(cli, game):
 def test_the_header_and_the_entrys_log_lines(cli):
     frame = timeline.frame_at(MOTTAINAI, "20", "bob")
     out = ok(cli("replay", MOTTAINAI, "--at", "20", "--seat", "bob", "--plain")).out.splitlines()
-    assert out[0] == f"entry #20 of 41 (turn {frame.turn}) — move by alice"
-    assert out[1].startswith("demo-0ec1e07d9b8d · mottainai 0.3.0 · seen by bob · entry #20")
+    assert out[0] == f"entry #20 of {LAST} (turn {frame.turn}) — move by {CHAIN[20]['seat']}"
+    assert out[1].startswith(f"demo-0ec1e07d9b8d · mottainai {VERSION} · seen by bob · entry #20")
     tail = out.index("bob's log, entry #20:")
     assert out[tail + 1 :] == [f"  {line}" for line in frame.lines]
     genesis = ok(cli("replay", MOTTAINAI, "--at", "0", "--plain")).out.splitlines()
-    assert genesis[0] == "entry #0 of 41 — genesis"
+    assert genesis[0] == f"entry #0 of {LAST} — genesis"
     assert genesis[-2:] == [
-        "  Game demo-0ec1e07d9b8d created: mottainai 0.3.0 for alice, bob.",
+        f"  Game demo-0ec1e07d9b8d created: mottainai {VERSION} for alice, bob.",
         "  Waiting for every seat to join with fresh entropy.",
     ]
 
@@ -51,18 +56,18 @@ def test_plain_at_the_head_is_show_of_the_published_file(cli, game):
 
 
 def test_negative_entries_and_turns(cli):
-    by_number = ok(cli("replay", MOTTAINAI, "--at", "-42", "--json")).json()
+    by_number = ok(cli("replay", MOTTAINAI, "--at", str(-LAST - 1), "--json")).json()
     assert by_number["seq"] == 0
     by_turn = ok(cli("replay", MOTTAINAI, "--at", "turn:5", "--plain")).out
-    assert by_turn.startswith(f"entry #{timeline.frame_at(MOTTAINAI, 'turn:5', None).seq} of 41 (turn 5)")
+    assert by_turn.startswith(f"entry #{timeline.frame_at(MOTTAINAI, 'turn:5', None).seq} of {LAST} (turn 5)")
 
 
 @pytest.mark.parametrize(
     ("args", "code", "words"),
     [
-        (["--at", "42"], 2, "entry 42 is out of range: this game has entries 0 to 41"),
-        (["--at", "-43"], 2, "entry -43 is out of range"),
-        (["--at", "turn:99"], 2, "turn 99 is out of range: this game has turns 1 to 35"),
+        (["--at", str(LAST + 1)], 2, f"entry {LAST + 1} is out of range: this game has entries 0 to {LAST}"),
+        (["--at", str(-LAST - 2)], 2, f"entry {-LAST - 2} is out of range"),
+        (["--at", "turn:99"], 2, f"turn 99 is out of range: this game has turns 1 to {TURNS}"),
         (["--at", "last"], 2, "give an entry number N"),
         (["--seat", "zed"], 2, "'zed' is not a seat of this game"),
     ],

@@ -34,7 +34,13 @@ def _frame(game: str, at: str, seat: str | None) -> dict[str, Any]:
 
 
 def test_mottainai_shows_every_zone_with_card_names_and_hand_counts(cli, tmp_path):
-    state = _frame("mottainai", "21", "bob")  # alice chooses her task, seen by bob
+    # An entry where alice is to play, seen by bob, with work in every zone (late enough).
+    state = next(
+        frame
+        for at in range(20, 60)
+        if (frame := _frame("mottainai", str(at), "bob"))["view"]["current"] == "alice"
+        and frame["prompt"] is not None
+    )
     view = state["view"]
     out = ok(cli("show", _write(tmp_path, state), "--pictures")).out
     for zone in ("Floor", "task", "helpers", "craft bench", "sales", "gallery", "gift shop"):

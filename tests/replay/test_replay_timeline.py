@@ -74,13 +74,22 @@ def test_turns_follow_each_engines_public_view():
             assert frame.turn == (None if view is None else read(view)), (game, frame.seq)
 
 
+_LAST = len((EXAMPLES / "mottainai" / "game" / "chain.jsonl").read_text().splitlines()) - 1
+_TURNS = timeline.frame_at(EXAMPLES / "mottainai" / "game", "-1", None).turn
+"""The Mottainai example's last entry and turn (the figures follow the example)."""
+
+
 @pytest.mark.parametrize(
     ("at", "words"),
     [
-        ("42", "entry 42 is out of range: this game has entries 0 to 41 (or -1 to -42 from the end)"),
-        ("-43", "entry -43 is out of range"),
-        ("turn:0", "turn 0 is out of range: this game has turns 1 to 35"),
-        ("turn:36", "turn 36 is out of range"),
+        (
+            str(_LAST + 1),
+            f"entry {_LAST + 1} is out of range: this game has entries 0 to {_LAST} "
+            f"(or -1 to -{_LAST + 1} from the end)",
+        ),
+        (str(-_LAST - 2), f"entry {-_LAST - 2} is out of range"),
+        ("turn:0", f"turn 0 is out of range: this game has turns 1 to {_TURNS}"),
+        (f"turn:{_TURNS + 1}", f"turn {_TURNS + 1} is out of range"),
         ("turn:x", "write turn:K"),
         ("seven", "give an entry number N"),
         ("", "give an entry number N"),

@@ -58,6 +58,8 @@ WUTAI_NOTE = (
 class MottainaiEngine(Engine):
     """Mottainai (Asmadi Games) for 2 to 5 players: the base game."""
 
+    peer = True  # docs/peer-mottainai.md: issue 30, steps 4.2-4.5
+
     info: ClassVar[EngineInfo] = EngineInfo(
         name="mottainai",
         title="Mottainai",
