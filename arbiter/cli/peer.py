@@ -151,13 +151,25 @@ def play(
     pick: int | None = typer.Option(
         None, "--pick", "-p", help="Your decision by its number in the list play shows.", min=1
     ),
-    bot: bool = typer.Option(False, "--bot", help="Let a random bot take your decisions."),
+    bot: bool = typer.Option(False, "--bot", help="Let a bot take your decision."),
+    level: str = typer.Option(
+        "random", "--level", help="The bot's level: random, greedy or search (bots.md)."
+    ),
+    watch: float | None = typer.Option(
+        None,
+        "--watch",
+        help="With --bot: keep answering every N seconds until the game is over (a bot seat "
+        "a human plays against).",
+        min=0.1,
+    ),
     via: str = VIA,
     mail: Path | None = MAIL,
 ) -> None:
     """Send everything your seat owes now: shuffles and shares at once, a decision when
     you give one. Then show what the game waits for."""
+    from arbiter.bots.levels import LEVELS
     from arbiter.core.errors import UsageError
+    from arbiter.core.gamedir import pause
     from arbiter.peer import folder as files
 
     decision: Any = None
@@ -172,11 +184,19 @@ def play(
             raise UsageError(
                 '--action is not JSON: quote it, e.g. --action \'{"kind": "end"}\''
             ) from None
+    if level not in LEVELS:
+        raise UsageError(f"--level takes {', '.join(LEVELS)}, not {level!r}")
+    if watch is not None and not bot:
+        raise UsageError("--watch keeps a bot seat answering: give --bot too")
     travel = Via(folder, via, seat, mail)
-    travel.pull()
-    loaded = files.load(folder, seat)
-    out = Output()
-    _send(loaded, seat, key, "bot" if bot else decision, out, travel)
+    while True:
+        travel.pull()
+        loaded = files.load(folder, seat)
+        out = Output()
+        _send(loaded, seat, key, ("bot", level) if bot else decision, out, travel)
+        if watch is None or loaded.game.over:
+            break
+        pause(watch)  # a wait between reads: nothing it sends depends on the clock
     _status(loaded, seat, out)
 
 

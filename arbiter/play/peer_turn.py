@@ -88,8 +88,10 @@ def _chooser(engine: Any, wanted: Any) -> Any:
     from arbiter.core.peer import fresh, group
 
     def choose(state: Any, seat: str, legal: list[Any]) -> Any:
-        if wanted in (None, "bot"):
+        if wanted in (None, "bot") or wanted == ("bot", "random"):
             return legal[group.to_int(fresh.scalar()) % len(legal)]
+        if isinstance(wanted, tuple) and wanted[0] == "bot":
+            return _bot(engine, state, seat, wanted[1])
         if isinstance(wanted, tuple):
             if wanted[1] > len(legal):
                 raise UsageError(f"--pick {wanted[1]}: there are {len(legal)} decisions")
@@ -100,6 +102,18 @@ def _chooser(engine: Any, wanted: Any) -> Any:
         return wanted
 
     return choose
+
+
+def _bot(engine: Any, state: Any, seat: str, level: str) -> Any:
+    """A bot's decision (``bots.levels``) from the seat's own private state: its view, its
+    prompt and its legal decisions, as its state file would carry them; nothing of the
+    others' cards but what the seat was shown (docs/peer-mottainai.md §4.6)."""
+    from arbiter.bots.levels import decide
+    from arbiter.bots.match import state_file
+    from arbiter.core.peer import fresh
+    from arbiter.core.rng import Rng
+
+    return decide(engine, state_file(engine, state, seat), level, Rng(fresh.scalar()))[0]
 
 
 def status(

@@ -7,13 +7,16 @@ game the decks decrypt to, and another machine fed the same messages agrees."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
 from helpers.peer_play import new_table, play
 
-from arbiter.core.peer import group
-from arbiter.peer import reveal
+from arbiter.core.errors import Tampered
+from arbiter.core.peer import elgamal, group
+from arbiter.core.rng import Rng
+from arbiter.peer import reveal, wire
 from arbiter.peer.protocol import PeerGame
 
 GAMES = [(2, 3, False), (3, 1, False), (3, 6, True), (2, 8, True)]
@@ -97,8 +100,10 @@ def test_puppet_passes_each_hand_with_a_proof() -> None:
         hidden = [c for c in moved.cards if c.startswith("?")]
         assert sorted(moved.cipher) == sorted(hidden)
         for card in hidden:  # held by the recipient now, unless it left its hand since
-            assert game.held[card][0] == moved.to or card in game.opened or any(
-                m.holder == moved.to and card in m.cards for m in game.passed
+            assert (
+                game.held[card][0] == moved.to
+                or card in game.opened
+                or any(m.holder == moved.to and card in m.cards for m in game.passed)
             )
 
 
@@ -129,3 +134,30 @@ def test_a_card_everyone_saw_is_hidden_again_before_it_goes_back() -> None:
         hidden = set(message["conceal"])
         assert not hidden & {v for v in named.values() if isinstance(v, str)}
         assert any(r["card"].startswith("?") for r in message["returns"])
+
+
+def test_a_forged_pass_is_refused_and_changes_nothing() -> None:
+    """M-R128: a hand passed with a card that is not the one held (the seat's own fresh
+    encryption put in its place) is refused with its reason; the game is unchanged."""
+    table = new_table("mottainai", 5, 5)
+    message: dict[str, Any] = {}
+    chooser = Rng(bytes([5]) * 32)
+    for _ in range(5000):
+        game = table.game
+        seat = next(s for s in table.players if game.owed(s) is not None)
+        message = table.players[seat].compose(lambda _s, _seat, legal: chooser.choice(legal))
+        if message.get("passes"):
+            break
+        game.receive(message)
+    assert message.get("passes"), "Puppet came up"
+    forged = copy.deepcopy(message)
+    item = forged["passes"][0]
+    hidden = [c for c in item["cards"] if c.startswith("?")]
+    assert hidden
+    own = elgamal.encrypt(group.hash_to_point(b"x", b"z"), game.keys[item["to"]], group.from_int(3))
+    item["cipher"][0] = [wire.hexed(own[0]), wire.hexed(own[1])]
+    before = (game.round, len(game.history), dict(game.held))
+    with pytest.raises(Tampered, match="passed card"):
+        game.receive(forged)
+    assert (game.round, len(game.history), dict(game.held)) == before
+    game.receive(message)  # the honest one is taken
