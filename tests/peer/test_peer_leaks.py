@@ -19,6 +19,9 @@ from helpers.peer_play import doubles, new_table, play
 from arbiter.peer.protocol import PeerGame
 
 GAMES = [("motcoin", 3, 1), ("momiji", 3, 4), ("momiji", 4, 5), ("momiji", 2, 9)]
+GAMES += [("mottainai", 3, 2), ("mottainai", 5, 5), ("mottainai-wutai", 4, 10)]
+"""Mottainai's: returns, facts and re-concealment (3 seats), Puppet's passes (5 seats, seed
+5), Wutai's second deck with cards hidden again (4 seats, seed 10)."""
 
 
 def computable(game: PeerGame, seat: str) -> set[str]:
@@ -50,7 +53,10 @@ def probe(game: PeerGame) -> list[str]:
 
 @pytest.mark.parametrize(("name", "seats", "seed"), GAMES)
 def test_no_seat_can_open_more_than_it_may_know(name: str, seats: int, seed: int) -> None:
-    table = new_table(name, seats, seed)
+    wutai = name == "mottainai-wutai"
+    table = new_table(
+        "mottainai" if wutai else name, seats, seed, {"wutai": "yes"} if wutai else {}
+    )
     seen: list[Any] = []
     table.game.on_settle.append(lambda: seen.append(probe(table.game)))
     choose = doubles(seed) if name == "momiji" else None
