@@ -108,7 +108,7 @@ def verify(root: Path) -> Report:
         terms["game"], loaded.messages, game.over, [s for s in seats if s not in secrets]
     )
     report.checks.append(
-        f"{loaded.messages} messages: every signature, key, shuffle, share, opening and claim"
+        f"{loaded.messages} messages: every signature, key, shuffle, share, opening, claim, return, fact and pass"
     )
     for seat, round_ in game.out.items():
         what = "forfeits" if game.forfeit == seat else "its escrow rebuilt its key; a bot played it"

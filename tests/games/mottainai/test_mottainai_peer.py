@@ -280,3 +280,55 @@ def test_many_peer_games_show_what_the_referee_would() -> None:
                         assert effect in (*READS_THE_TOP, "jar"), action
                         assert rounds == 1 or effect == "tablet"
     assert {"jar", "umbrella", "puppet"} <= seen
+
+
+# -- MOT-20.12–14: card order where a hand changes places (Mottainai 0.4.0) -----------------
+
+
+def test_MOT_20_12_jar_shows_and_takes_cards_in_card_order(mot: Any) -> None:
+    """MOT-20.12 (M-R38, 0.4.0): Jar lists each opponent's hand in card order, not the
+    order its cards came in (which would tell everyone when each was drawn), and its take
+    joins the waiting area in that order; both modes (the ``mot`` fixture)."""
+    state = mot.build(
+        mot.SEATS3,
+        helpers={"alice": ["coin"]},
+        hand={
+            "alice": ["bell", "jar", "dice", "figurine"],
+            "bob": ["kite", "crane", "bowl", "vase"],
+            "carol": ["fan", "cup"],
+        },
+    )
+    mot.play(state, "alice", mot.task("bell"))
+    mot.play(state, "alice", mot.smith("jar", ["dice", "figurine"]))
+    events = mot.play(state, "alice", use("jar", material="CLAY"))
+    jar = next(e for e in events if e.kind == "fx" and e.data["fx"] == "jar")
+    assert jar.data["hands"] == {"bob": ["bowl", "crane", "kite", "vase"], "carol": ["cup", "fan"]}
+    assert state.players["alice"].waiting == ["bowl", "vase", "cup"]
+    assert state.players["bob"].hand == ["kite", "crane"]  # what stays keeps its order
+
+
+def test_MOT_20_13_puppet_passes_each_hand_in_card_order(mot: Any) -> None:
+    """MOT-20.13 (M-R60, M-R128, 0.4.0): the target's new hand and the cards reaching the
+    user's waiting area come in card order; the target learns nothing of when the user
+    drew each card, and a game with no referee shows the same."""
+    hands = {"alice": ["quilt", "jar", "fan"], "bob": ["gong", "bell"]}
+    state = mot.build(gallery={"alice": ["puppet"]}, hand=hands)
+    mot.play(state, "alice", mot.task("quilt"))
+    mot.play(state, "alice", mot.TAILOR)
+    mot.play(state, "alice", use("puppet", target="bob"))
+    assert state.players["bob"].hand == ["fan", "jar"]
+    assert state.players["alice"].waiting == ["bell", "gong"]
+
+
+def test_MOT_20_14_the_night_line_names_the_cards_in_card_order(mot: Any) -> None:
+    """MOT-20.14 (M-R132, 0.4.0): the drawer's Night line lists its cards in card order;
+    its view still shows its hand in the order the cards came."""
+    state = mot.build(hand={"alice": ["quilt"]}, deck=["vase", "bell", "kite", "cup", "fan"])
+    mot.play(state, "alice", mot.task("quilt"))
+    mot.play(state, "alice", mot.TAILOR)
+    events = mot.play(state, "alice", mot.DONE)  # no return: the TAILOR draws up to 5
+    night = next(e for e in events if e.kind == "night")
+    assert night.data["cards"] == ["vase", "bell", "kite", "cup", "fan"]
+    line = next(x for x in mot.lines(events, "alice") if x.startswith("Night"))
+    assert line == "Night: alice takes Bell, Cup, Fan, Kite, Vase from the waiting area into hand."
+    assert mot.engine.view(state, "alice")["players"]["alice"]["hand"] == night.data["cards"]
