@@ -108,13 +108,13 @@ def players(tmp_path: Path, dovecot: Dovecot, smtp_relay: SmtpRelay,
     return found
 
 
-def _new(players: dict[str, Player], *extra: Any) -> Result:
+def _new(players: dict[str, Player], *extra: Any, game: str = "motcoin") -> Result:
     """Alice makes the game in her copy; game.json goes to every seat's mailbox."""
     alice = players["alice"]
     alice.copy.parent.mkdir(parents=True, exist_ok=True)
     named = [a for s, p in players.items() for a in ("--seat", f"{s}={p.key}.pub")]
     addresses = [a for s, p in players.items() for a in ("--address", f"{s}={p.user.address}")]
-    return alice.invoke(alice.home, "peer", "new", alice.copy, "--game", "motcoin", *named,
+    return alice.invoke(alice.home, "peer", "new", alice.copy, "--game", game, *named,
                         *addresses, "--via", "mail", "--mail", alice.config, *extra)  # fmt: skip
 
 
@@ -211,6 +211,29 @@ def test_three_players_deal_and_play_by_mail(joined: dict[str, Player], dovecot:
         assert not any(b"\\Seen" in flags for flags in _flags(dovecot, player))
         cache = json.loads((player.home / f"{GAME}.{seat}.mail.json").read_bytes())
         assert cache["uid"] == _box(dovecot, player).count()
+
+
+def test_mottainai_with_wutai_by_mail(players: dict[str, Player]) -> None:
+    """Issue 30: Mottainai's own messages travel by mail like any other: bots play from
+    their own seats until a card has gone back face down (a return with its proof, to a
+    new place) and the three copies hold one game."""
+    made = _new(players, "--option", "wutai=yes", game="mottainai")
+    assert made.code == 0, made
+    for player in players.values():
+        assert "per-game key" in player.ok("join")
+    returned = False
+    for _ in range(40):
+        for player in players.values():
+            player.ok("play", "--bot", "--level", "greedy")
+        copy = players["alice"].copy / "messages"
+        returned = any("returns" in json.loads(f.read_bytes()) for f in copy.glob("*.json"))
+        if returned:
+            break
+    assert returned, "no card went back face down by mail"
+    for player in players.values():
+        player.ok("status")
+    copies = {seat: _snapshot(p.copy) for seat, p in players.items()}
+    assert copies["alice"] == copies["bob"] == copies["carol"], "one game in three copies"
 
 
 def test_hostile_attachments_are_refused_and_change_nothing(
