@@ -16,6 +16,7 @@ from arbiter.core.peer import dleq, fresh, group, oneof, returned, schnorr, shuf
 from arbiter.core.peer.elgamal import open_with
 from arbiter.peer import wire
 from arbiter.peer.arrival import Arrival
+from arbiter.peer.hand_moves import _is_card
 from arbiter.peer.protocol import (
     DECISION,
     FACTS,
@@ -24,7 +25,6 @@ from arbiter.peer.protocol import (
     SHARES,
     SHUFFLE,
     PeerGame,
-    _is_card,
     _slot_order,
 )
 

@@ -104,3 +104,28 @@ def play(
         table.messages.append(message)
         table.game.receive(message)
     raise AssertionError("the game did not end")
+
+
+def referee_check(table: Table) -> Any:
+    """A finished game checked as a stranger would, from the revealed secrets: every
+    reader's view after every step, the public log and every seat's log are those of the
+    referee's game the decks decrypt to; another machine fed the same messages agrees.
+    Returns the referee replay."""
+    from arbiter.peer import reveal
+
+    game = table.game
+    secrets = {s: p.reveal() for s, p in table.players.items()}
+    referee = reveal.replay(game, reveal.orders(game, secrets), secrets)
+    assert referee.views[-1][None]["result"] is not None, "the game ran to its end"
+    assert len(table.views) == len(referee.views) == len(game.history)
+    for step, (mine, theirs) in enumerate(zip(table.views, referee.views, strict=True)):
+        assert mine == theirs, f"step {step}: a view differs"
+    assert game.narrate(game.opened, None) == referee.log(game.engine, None)
+    for seat, player in table.players.items():
+        assert player.log() == referee.log(game.engine, seat)
+    other = PeerGame(game.engine, game.options, game.seats, game.game, game.manifest)
+    for message in table.messages:
+        other.receive(message)
+    assert other.over and other.opened == game.opened and other.round == game.round
+    assert other.narrate(other.opened, None) == game.narrate(game.opened, None)
+    return referee

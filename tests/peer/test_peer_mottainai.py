@@ -11,34 +11,14 @@ import copy
 from typing import Any
 
 import pytest
-from helpers.peer_play import new_table, play
+from helpers.peer_play import new_table, play, referee_check
 
 from arbiter.core.errors import Tampered
 from arbiter.core.peer import elgamal, group
 from arbiter.core.rng import Rng
 from arbiter.peer import reveal, wire
-from arbiter.peer.protocol import PeerGame
 
 GAMES = [(2, 3, False), (3, 1, False), (3, 6, True), (2, 8, True)]
-
-
-def _check(table: Any) -> Any:
-    game = table.game
-    secrets = {s: p.reveal() for s, p in table.players.items()}
-    decks = reveal.orders(game, secrets)
-    referee = reveal.replay(game, decks, secrets)
-    assert referee.views[-1][None]["result"] is not None, "the game ran to its end"
-    assert len(table.views) == len(referee.views) == len(game.history)
-    for step, (mine, theirs) in enumerate(zip(table.views, referee.views, strict=True)):
-        assert mine == theirs, f"step {step}: a view differs"
-    assert game.narrate(game.opened, None) == referee.log(game.engine, None)
-    for seat, player in table.players.items():
-        assert player.log() == referee.log(game.engine, seat)
-    other = PeerGame(game.engine, game.options, game.seats, game.game, game.manifest)
-    for message in table.messages:
-        other.receive(message)
-    assert other.over and other.opened == game.opened and other.round == game.round
-    return referee
 
 
 @pytest.mark.parametrize(("seats", "seed", "wutai"), GAMES)
@@ -46,7 +26,7 @@ def test_a_peer_game_of_mottainai_is_the_referee_game_its_decks_decrypt_to(
     seats: int, seed: int, wutai: bool
 ) -> None:
     table = play(new_table("mottainai", seats, seed, {"wutai": "yes"} if wutai else {}), seed)
-    _check(table)
+    referee_check(table)
     game = table.game
     assert len(game.decks) == (2 if wutai else 1)
     returns = [m for m in table.messages if "returns" in m]
@@ -63,7 +43,7 @@ def test_a_returned_card_is_not_opened_for_its_returner() -> None:
     later, the shares then sent open it to that seat alone."""
     table = play(new_table("mottainai", 3, 2), 2)
     game = table.game
-    _check(table)
+    referee_check(table)
     for new, (_seat, _) in game.returned.items():
         sharers = set(game.shares.get(new, {}))
         holder = game.held.get(new, (None,))[0]
@@ -78,7 +58,7 @@ def test_facts_ride_on_the_decisions_that_ask_them() -> None:
     Flag, Fountain, WICK) carries the answer with its proof of presence or absence; every
     machine checks it, and the table follows it as the referee's prompt does."""
     table = play(new_table("mottainai", 4, 4, {"wutai": "yes"}), 4)
-    _check(table)
+    referee_check(table)
     facts = [f for m in table.messages for f in m.get("facts", [])]
     assert facts, "the game asked facts"
     assert {f["holds"] for f in facts} == {True, False}
@@ -91,7 +71,7 @@ def test_puppet_passes_each_hand_with_a_proof() -> None:
     seat's key, with proofs; the target passes its hand in the round after the step; each
     side then sees the cards in card order, as the referee shows them."""
     table = play(new_table("mottainai", 5, 5), 5)
-    _check(table)
+    referee_check(table)
     game = table.game
     assert game.stats.rounds["passes"] >= 1
     passes = [(m["seat"], p) for m in table.messages for p in m.get("passes", [])]
@@ -125,7 +105,7 @@ def test_a_card_everyone_saw_is_hidden_again_before_it_goes_back() -> None:
     (its deck's start under its key, which anyone computes), mixed with its hidden cards,
     and the return names a place, never the card."""
     table = play(new_table("mottainai", 4, 10, {"wutai": "yes"}), 10)
-    _check(table)
+    referee_check(table)
     concealing = [m for m in table.messages if "conceal" in m]
     assert concealing, "a seat hid a card again"
     for message in concealing:

@@ -6,7 +6,7 @@ referee's engine gives when the game is replayed from the decks the secrets decr
 from __future__ import annotations
 
 import pytest
-from helpers.peer_play import Table, new_table, play
+from helpers.peer_play import Table, new_table, play, referee_check
 
 from arbiter.peer import reveal
 from arbiter.peer.protocol import PeerGame
@@ -19,24 +19,7 @@ GAMES = [("motcoin", 3, 1), ("motcoin", 4, 2), ("momiji", 2, 3), ("momiji", 3, 4
 def test_a_peer_game_is_the_referee_game_its_decks_decrypt_to(
     name: str, seats: int, seed: int
 ) -> None:
-    table = play(new_table(name, seats, seed), seed)
-    game = table.game
-    secrets = {s: p.reveal() for s, p in table.players.items()}
-    decks = reveal.orders(game, secrets)
-    referee = reveal.replay(game, decks, secrets)
-    assert referee.views[-1][None]["result"] is not None, "the game ran to its end"
-    assert len(table.views) == len(referee.views) == len(game.history)
-    for step, (mine, theirs) in enumerate(zip(table.views, referee.views, strict=True)):
-        assert mine == theirs, f"step {step}: a view differs"
-    assert game.narrate(game.opened, None) == referee.log(game.engine, None)
-    for seat, player in table.players.items():
-        assert player.log() == referee.log(game.engine, seat)
-    # Another machine fed the same messages computes the same game.
-    other = PeerGame(game.engine, game.options, game.seats, game.game, game.manifest)
-    for message in table.messages:
-        other.receive(message)
-    assert other.over and other.opened == game.opened and other.round == game.round
-    assert other.narrate(other.opened, None) == game.narrate(game.opened, None)
+    referee_check(play(new_table(name, seats, seed), seed))
 
 
 def test_a_hand_that_drew_is_rerandomised_before_it_opens_a_card() -> None:
