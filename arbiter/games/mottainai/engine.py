@@ -67,7 +67,8 @@ class MottainaiEngine(Engine):
         # 0.3.0: Wutai Mountain's tucking rule applies to every card effect that tucks
         # (M-R119): a game where such an effect met an Om work replays only with 0.3.0.
         # 0.4.0: Jar shows and takes, Puppet passes, and the Night line names cards in card
-        # order, not arrival order (M-R38, M-R128, M-R132), as a game with no referee can.
+        # order, not arrival order (M-R38, M-R128, M-R132), as a game with no referee can;
+        # URN's line tells the swap as it was (its event no longer shares the table's lists).
         version="0.4.0",
         min_seats=2,
         max_seats=5,

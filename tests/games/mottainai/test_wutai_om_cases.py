@@ -177,6 +177,12 @@ def test_WUT_9_1_urn_swaps_its_om_materials_with_the_floor(mot):
     assert state.floor == ["robe"] and state.wutai["om"]["urn"]["materials"] == ["bell", "vase"]
     assert state.wutai["om"]["om-31"]["materials"] == ["mask"]
     assert "swaps Urn's Om materials (Robe)" in " ".join(mot.lines(events))
+    # The line tells the swap as it was, whatever the table does next in the step (a card
+    # tucked under Urn later): the event holds copies (found by a peer game's replay).
+    state.wutai["om"]["urn"]["materials"].append("jar")
+    state.floor.append("cup")
+    line = next(x for x in mot.lines(events) if "Urn" in x and "swaps" in x)
+    assert line.endswith("swaps Urn's Om materials (Robe) with the floor (Bell, Vase).")
 
 
 def test_WUT_9_2_the_wick_example_types(mot):

@@ -32,7 +32,10 @@ def urn(
     mine, floor = list(under["materials"]), list(state.floor)
     under["materials"] = floor
     state.floor[:] = mine
-    events.append(Event("urn", {"seat": seat, "card": work, "to_floor": mine, "from_floor": floor}))
+    # Copies: the lists themselves live on in the table (the floor under the work may take
+    # a tucked card later in the step), and the line tells the swap as it was.
+    swap = {"to_floor": list(mine), "from_floor": list(floor)}
+    events.append(Event("urn", {"seat": seat, "card": work, **swap}))
 
 
 @narrates("urn", public=True)
