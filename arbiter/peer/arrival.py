@@ -20,15 +20,21 @@ class Arrival:
     def __init__(self) -> None:
         self.ranks: dict[str, int] = {}
         self.next = 0
+        self.brought: set[str] = set()
+        """Entries a pass gave the seat that have not stood in its hand yet (a Puppet's
+        cards wait in the waiting area until Night); each counts once."""
 
-    def update(
-        self, entries: Sequence[str], faces: Sequence[str], brought: Collection[str]
-    ) -> None:
+    def bring(self, entries: Collection[str]) -> None:
+        """A pass gives the seat these entries (the places they keep in the shared state)."""
+        self.brought |= set(entries)
+
+    def update(self, entries: Sequence[str], faces: Sequence[str]) -> None:
         """After a settled step: ``entries`` the hand as the shared state lists it, ``faces``
-        the cards the seat knows there, ``brought`` the entries a pass gave it."""
+        the cards the seat knows there."""
         self.ranks = {c: r for c, r in self.ranks.items() if c in faces}
         fresh = [i for i, face in enumerate(faces) if face not in self.ranks]
-        passed = [i for i in fresh if entries[i] in brought]
+        passed = [i for i in fresh if entries[i] in self.brought]
+        self.brought -= {entries[i] for i in passed}
         order = list(fresh)
         for place, i in zip(passed, sorted(passed, key=lambda i: faces[i]), strict=True):
             order[fresh.index(place)] = i

@@ -54,6 +54,7 @@ class PeerSeat:
         seat knew then, before it next re-randomises its hand."""
         self._faces: dict[Any, str] = {}
         self.arrival = Arrival()
+        self._passes_seen = 0
         """Its hand's order (docs/peer-mottainai.md §3.8): shown as the referee shows it,
         though re-randomising moved its cards among their places."""
         game.before_mix.append(self._before_mix)
@@ -108,9 +109,12 @@ class PeerSeat:
     def _rank(self) -> None:
         engine = self.game.engine
         known = self.known()
+        for moved in self.game.passed[self._passes_seen :]:
+            if moved.to == self.seat:
+                self.arrival.bring(moved.cards)
+        self._passes_seen = len(self.game.passed)
         entries = [c for cards in engine.hands(self.game.state, self.seat) for c in cards]
-        brought = {c for m in self.game.passed if m.to == self.seat for c in m.cards}
-        self.arrival.update(entries, [known.get(c, c) for c in entries], brought)
+        self.arrival.update(entries, [known.get(c, c) for c in entries])
 
     def view(self) -> dict[str, Any]:
         return self.game.engine.view(self.private(), self.seat)

@@ -116,8 +116,6 @@ class PeerTable:
     """Every decision as the shared state received it (what the seat's message says)."""
     arrivals: dict[str, Arrival] = field(default_factory=dict)
     """Each seat's hand order, kept as its machine keeps it (``peer.arrival``)."""
-    brought: dict[str, set[str]] = field(default_factory=dict)
-    """The cards a pass gave each seat (Puppet), ranked in card order."""
     home: Callable[[str], int] = lambda _card: 0
     """The deck a card belongs to, for one the decks' truth does not list (a scenario's
     table conceals only what is hidden)."""
@@ -184,7 +182,7 @@ class PeerTable:
             known = {**self.opened, **mine}
             entries = [c for cards in self.engine.hands(self.state, seat) for c in cards]
             arrival = self.arrivals.setdefault(seat, Arrival())
-            arrival.update(entries, [known.get(c, c) for c in entries], self.brought.get(seat, ()))
+            arrival.update(entries, [known.get(c, c) for c in entries])
 
     def private(self, seat: str | None) -> Any:
         if seat is None:
@@ -210,7 +208,7 @@ class PeerTable:
         disclosure = self.engine.disclose(self.state, seat, action, mine)
         public = disclosure.public
         for card, to in self.engine.passes(self.state, seat, public).items():
-            self.brought.setdefault(to, set()).add(card)
+            self.arrivals.setdefault(to, Arrival()).bring([card])
         if disclosure.concealed:
             renamed = {card: self.new_slot(card) for card in disclosure.concealed}
             for hand in self.engine.hands(self.state, seat):
