@@ -15,7 +15,7 @@ import pytest
 from helpers.peer_harness import PeerRng, peer_run, referee_run
 from mottainai_cardkit import use
 from mottainai_scenario import Scenario
-from wutai_kit import wbuild
+from wutai_kit import wick_table
 
 from arbiter.core import registry
 from arbiter.core.hidden import (
@@ -183,14 +183,7 @@ def test_WUT_16_1_wick_is_offered_on_a_fact_and_returns_with_a_claim() -> None:
     """WUT-16.1 (M-R126, M-R129): WICK is offered when the hand holds an Om-helper-type
     card (a fact); its return names a place and proves the card's type (a claim)."""
     mot = Scenario(peer=True)
-    state = wbuild(
-        mot,
-        wdeck=["om-20"],
-        deck=["bell", "vase", "jar"],
-        hand={"alice": ["doll", "kite"]},
-        gallery={"alice": ["wick"]},
-        om={"wick": {"helpers": ["fan"]}},
-    )
+    state = wick_table(mot)
     mot.play(state, "alice", mot.NO_TASK)
     facts = mot.last_table.facts[-1]
     assert [(f.holder, answer) for f, answer in facts] == [("alice", True)]

@@ -6,7 +6,7 @@ om-31..om-40 CLAY, om-41..om-50 METAL; urn CLAY, wick CLOTH, paper-booster PAPER
 
 from __future__ import annotations
 
-from wutai_kit import tuck, use, wbuild
+from wutai_kit import tuck, use, wbuild, wick_table
 
 from arbiter.games.mottainai import om, scoring
 from arbiter.games.mottainai.state import PUBLIC
@@ -210,14 +210,7 @@ def test_WUT_9_2_the_wick_example_types(mot):
 def test_WUT_9_3_wick_returns_an_om_helper_type_card_then_draws_two(mot):
     """WUT-9.3 (Wutai rulebook, WICK; M-R116): at night, return a hand card matching an Om
     helper under Wick; only then draw two cards (to the waiting area, base deck)."""
-    state = wbuild(
-        mot,
-        wdeck=["om-20"],
-        deck=["bell", "vase", "jar"],
-        hand={"alice": ["doll", "kite"]},
-        gallery={"alice": ["wick"]},
-        om={"wick": {"helpers": ["fan"]}},
-    )
+    state = wick_table(mot)
     mot.play(state, "alice", mot.NO_TASK)  # the PRAYER draws om-20
     assert mot.prompt(state) == ("alice", "effect")
     offers = [a for a in mot.legal(state) if a["kind"] == "use"]

@@ -80,6 +80,20 @@ def wbuild(
     return state
 
 
+def wick_table(mot: Any) -> Any:
+    """alice's turn with WICK in play, Fan (PAPER) tucked under it as an Om helper (so a
+    PAPER card is of its type), Doll (PAPER) and Kite in hand; her PRAYER draws om-20, then
+    WICK's Night trigger comes."""
+    return wbuild(
+        mot,
+        wdeck=["om-20"],
+        deck=["bell", "vase", "jar"],
+        hand={"alice": ["doll", "kite"]},
+        gallery={"alice": ["wick"]},
+        om={"wick": {"helpers": ["fan"]}},
+    )
+
+
 def tuck(card: str, edge: str) -> dict[str, Any]:
     return {"kind": "tuck", "card": card, "edge": edge}
 
