@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arbiter.core.engine import Action, Engine
 from arbiter.core.errors import Tampered
@@ -20,9 +20,6 @@ from arbiter.core.peer.elgamal import Ciphertext
 from arbiter.core.peer.transcript import Context
 from arbiter.peer import wire
 from arbiter.peer.decks import Deck
-
-if TYPE_CHECKING:  # the step's type only: protocol imports this module
-    from arbiter.peer.protocol import Step
 
 
 @dataclass
@@ -73,18 +70,20 @@ class HandMoves:
             self.told[moved.to].add(card)
             self.arrived[card] = -2 - len(self.arrived)
 
-    def _put_back(self, step: Step, state: Any) -> Any:
-        """Each card the step returned face down takes a new place at the end of its
+    def _put_back(
+        self, seat: str, returns: Mapping[str, Ciphertext], state: Any
+    ) -> tuple[Any, dict[str, str]]:
+        """Each card ``seat``'s step returned face down takes a new place at the end of its
         deck's slots, holding its new joint ciphertext: the old place's shares were sent
-        to open it for its holder, so they must never meet it again (§3.2)."""
-        assert step.seat is not None
-        for card, cipher in step.returns.items():
+        to open it for its holder, so they must never meet it again (§3.2). Returns the
+        state with the cards renamed, and the renaming."""
+        renamed = {}
+        for card, cipher in returns.items():
             deck, _ = self.locate(card)
             deck.cipher.append(cipher)
-            new = placeholder(deck.id, len(deck.cipher) - 1)
-            step.renamed[card] = new
-            self.returned[new] = (step.seat, card)
-        return self.engine.decode(substitute(self.engine.encode(state), step.renamed))
+            renamed[card] = new = placeholder(deck.id, len(deck.cipher) - 1)
+            self.returned[new] = (seat, card)
+        return self.engine.decode(substitute(self.engine.encode(state), renamed)), renamed
 
     def remembered(self, seat: str, state: Any = None) -> set[str]:
         """The cards ``seat`` returned face down and knows without an opening, while they

@@ -419,7 +419,8 @@ class PeerGame(HandMoves):
             return owed or None
         state = private_state(self.engine, state, self.opened)
         if step.returns:
-            state = self._put_back(step, state)
+            assert step.seat is not None
+            state, step.renamed = self._put_back(step.seat, step.returns, state)
         for moved in step.passes:
             self._hand_over(moved)
         self.passing = list(step.later)

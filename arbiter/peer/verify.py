@@ -117,7 +117,8 @@ def verify(root: Path) -> Report:
         return report
     decks = reveal.orders(game, secrets)
     report.checks.append(
-        f"every secret is the one behind its seat's key; {len(decks)} decks decrypted"
+        f"every secret is the one behind its seat's key; {len(decks)} "
+        f"{'deck' if len(decks) == 1 else 'decks'} decrypted"
     )
     referee = reveal.replay(game, decks, secrets)
     if seen != referee.views:
