@@ -102,7 +102,10 @@ def test_only_a_seat_that_owes_can_time_out() -> None:
         table.game.timeout(idle)
 
 
-@pytest.mark.parametrize(("name", "seed", "notary"), [("momiji", 4, False), ("motcoin", 2, True)])
+@pytest.mark.parametrize(
+    ("name", "seed", "notary"),
+    [("momiji", 4, False), ("motcoin", 2, True), ("mottainai", 3, False)],
+)
 def test_escrow_rebuilds_the_seat_and_its_bot_plays_the_same_everywhere(
     tmp_path: Path, name: str, seed: int, notary: bool
 ) -> None:
