@@ -33,7 +33,9 @@ def _held(card: int, r: int = 0) -> elgamal.Ciphertext:
 
 def _fixed(label: bytes):  # type: ignore[no-untyped-def]
     count = iter(range(1000))
-    return lambda: group.hash_to_scalar(hmac.digest(label, next(count).to_bytes(8, "big"), "sha256"))
+    return lambda: group.hash_to_scalar(
+        hmac.digest(label, next(count).to_bytes(8, "big"), "sha256")
+    )
 
 
 def test_a_presence_claim_names_neither_the_card_nor_the_face() -> None:
