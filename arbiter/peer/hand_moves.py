@@ -53,11 +53,20 @@ class HandMoves:
     passed: list[Pass]
     returned: dict[str, tuple[str, str]]
 
-    def locate(self, card: str) -> tuple[Deck, int]:
-        raise NotImplementedError  # PeerGame's
-
     def deck_of(self, card: str) -> Deck:
-        raise NotImplementedError  # PeerGame's
+        """The deck a placeholder names (its slot may be one a decision is adding)."""
+        found = PLACEHOLDER.fullmatch(card)
+        if found is None or found.group(1) not in self.decks:
+            raise Tampered(f"{card!r} is no card of this game's decks")
+        return self.decks[found.group(1)]
+
+    def locate(self, card: str) -> tuple[Deck, int]:
+        """The deck and slot of a placeholder the game holds."""
+        deck = self.deck_of(card)
+        slot = int(card.rpartition(".")[2])
+        if slot >= len(deck.cipher):
+            raise Tampered(f"{card!r} is no card of this game's decks")
+        return deck, slot
 
     def _hand_over(self, moved: Pass) -> None:
         """Cards passed to another seat are held by it now (it alone opens them). Each is

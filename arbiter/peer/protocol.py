@@ -312,23 +312,6 @@ class PeerGame(HandMoves):
             key=_slot_order,
         )
 
-    def deck_of(self, card: str) -> Deck:
-        """The deck a placeholder names (its slot may be one a decision is adding)."""
-        found = PLACEHOLDER.fullmatch(card)
-        if found is None or found.group(1) not in self.decks:
-            raise Tampered(f"{card!r} is no card of this game's decks")
-        return self.decks[found.group(1)]
-
-    def locate(self, card: str) -> tuple[Deck, int]:
-        found = PLACEHOLDER.fullmatch(card)
-        if found is None or found.group(1) not in self.decks:
-            raise Tampered(f"{card!r} is no card of this game's decks")
-        deck = self.decks[found.group(1)]
-        slot = int(found.group(2))
-        if slot >= len(deck.cipher):
-            raise Tampered(f"{card!r} is no card of this game's decks")
-        return deck, slot
-
     def _next_round(self) -> None:
         owed = self._advance()
         self.waiting = {o.seat: o for o in owed}

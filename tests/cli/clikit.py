@@ -124,3 +124,36 @@ def new_peer_game(
     made = ok(cli("peer", "new", root, "--game", engine, *named, *terms))
     assert f"peer game {name}: {engine} for {', '.join(seats)}" in made.out
     return root
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    import hashlib
+
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}  # fmt: skip
+
+
+def caught_by_everyone(
+    cli: Cli, root: Path, keys: Path, seats: list[str], forged: dict[str, Any], reason: str
+) -> None:
+    """A cheat's forged message, signed with its own SSH key and put in the shared folder:
+    every other player's next ``peer play`` stops at it (exit 15) with a one-line reason
+    naming the file, the seat and the round, writes nothing, and ``arbiter verify`` names
+    the same file."""
+    from arbiter.core import signing
+    from arbiter.core.canonical import canonical
+    from arbiter.peer import folder as files
+
+    cheat = forged["seat"]
+    signed = {**forged, "signature": signing.sign(forged, keys / cheat, files.NAMESPACE)}
+    name = f"{forged['round']:06d}-{cheat}.json"
+    (root / "messages" / name).write_bytes(canonical(signed) + b"\n")
+    before = _snapshot(root)
+    for seat in seats:
+        if seat != cheat:
+            caught = cli("peer", "play", root, "--seat", seat, "--key", keys / seat, "--bot")
+            line = error_line(caught, 15)
+            assert f"messages/{name}: {cheat}'s message of round {forged['round']}" in line
+            assert reason in line, line
+    assert _snapshot(root) == before, "no command wrote anything after the cheat"
+    assert f"messages/{name}" in error_line(cli("verify", root), 15)
