@@ -1439,7 +1439,7 @@ class PeerGameFile(Strict):
     with their keys. Every proof of the game binds its digest, so a seat's first message
     (its per-game key) accepts these terms."""
 
-    format: Literal["arbiter.peer-game/1"]
+    format: Literal["arbiter.peer-game/2"]
     game: GameId
     nonce: Hex32 | SkipJsonSchema[None] = None
     """Random, drawn by `peer new`: two games made with the same id and seats are still

@@ -35,7 +35,11 @@ from arbiter.peer.protocol import PeerGame
 from arbiter.peer.seat import PeerSeat
 
 NAMESPACE = "arbiter-peer"
-FORMAT = "arbiter.peer-game/1"
+FORMAT = "arbiter.peer-game/2"
+EARLIER = {"arbiter.peer-game/1": "arbiter 0.4.0"}
+"""Terms of earlier protocols, by the last release that plays them: their messages are
+owed in other rounds (version 2 defers the openings to a seat that does not decide next,
+docs/peer-mottainai.md §3.5), so this release can neither continue nor verify them."""
 MESSAGE = re.compile(r"(\d{6})-([a-z][a-z0-9_-]{0,31})\.json")
 
 
@@ -220,7 +224,9 @@ def is_peer(root: Path) -> bool:
         terms = json.loads((root / "game.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(terms, dict) and terms.get("format") == FORMAT
+    return isinstance(terms, dict) and (
+        terms.get("format") == FORMAT or terms.get("format") in EARLIER
+    )
 
 
 def load_terms(root: Path) -> dict[str, Any]:
@@ -234,6 +240,11 @@ def load_terms(root: Path) -> dict[str, Any]:
         terms = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise UsageError(f"{path} is not JSON") from None
+    if isinstance(terms, dict) and terms.get("format") in EARLIER:
+        raise UsageError(
+            f"{path} is a game of an earlier peer protocol ({terms['format']}), whose rounds "
+            f"differ from this release's: play and verify it with {EARLIER[terms['format']]}"
+        )
     if not isinstance(terms, dict) or terms.get("format") != FORMAT:
         raise UsageError(f"{path} is not a peer game's terms")
     schemas.validate("peer-game", terms, str(path))
@@ -263,7 +274,8 @@ def load(
     game = PeerGame(
         engine, terms["options"], seats, terms["game"], digest(terms), remedy, "notary" in terms
     )
-    players = {s: PeerSeat(game, s, secret=x) for s, x in (secrets or {}).items()}
+    # Every seat's side (a stranger's check): each records its views to compare.
+    players = {s: PeerSeat(game, s, secret=x, record=True) for s, x in (secrets or {}).items()}
     if seat is not None:
         players = {seat: PeerSeat(game, seat, secret=read_secret(terms, seat))}
     folder = Folder(root, terms, game, players, reader=seat)

@@ -47,6 +47,7 @@ class HandMoves:
     state: Any
     opened: dict[str, str]
     told: dict[str, set[str]]
+    asked: dict[str, set[str]]
     shares: dict[str, dict[str, bytes]]
     held: dict[str, tuple[str, Ciphertext]]
     arrived: dict[str, int]
@@ -121,7 +122,9 @@ class HandMoves:
                 if card not in wanted:
                     continue
                 found += 1
-                if _is_card(card) and held.get(card, ("",))[0] != holder:
+                # Another holder's card still being opened to it passes once it is (§3.7).
+                pending = holder != seat and card in self.asked[holder]
+                if _is_card(card) and held.get(card, ("",))[0] != holder and not pending:
                     raise Tampered(f"{card} moves to {wanted[card]}, {holder} holds no key to it")
                 groups.setdefault((holder, wanted[card]), []).append(card)
         if found != len(wanted):

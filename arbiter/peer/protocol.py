@@ -215,9 +215,22 @@ class PeerGame(HandMoves):
         ruling), which taking it then uses."""
         self.stats = Stats()
         self.settled = 0
-        """How many committed steps have every opening they asked for in."""
+        """How many committed steps have every opening that blocks in: the public ones and
+        the next decider's (docs/peer-mottainai.md §3.5)."""
+        self.states: list[Any] = []
+        """The shared state after each settled step: a seat whose own openings came later
+        reads its views of the steps between from these."""
+        self.asked: dict[str, set[str]] = {seat: set() for seat in seats}
+        """The openings to one seat under way: cards its view shows hidden that some other
+        seat has not shared yet. They wait for shares riding on the next message of each
+        seat owing one, and block only when the seat must read them (it decides, answers
+        a fact, passes its hand, or the game ends). Once asked, an opening stays that
+        seat's until it is complete: a share is released for one recipient (§3.7)."""
+        self.ready: dict[str, int] = dict.fromkeys(seats, 0)
+        """How many settled steps each seat can read: every opening to it of those steps in."""
         self.on_settle: list[Callable[[], None]] = []
-        """Called each time a step's openings are all in (tests and desks read views then)."""
+        """Called each time a step settles or a seat's openings come in (tests and desks
+        read views then: ``settled`` and ``ready`` say which)."""
         self.before_mix: list[Callable[[str], None]] = []
         """Called with a seat before its re-randomisation is taken (its log is narrated up
         to there with what it knew then)."""
@@ -332,6 +345,11 @@ class PeerGame(HandMoves):
                 return owed
             if self.passing:
                 holders = list(dict.fromkeys(h for h, _, _ in self.passing))
+                # A holder passes cards it holds: its own openings first (§3.7).
+                owed = self._needs(holders)
+                if owed:
+                    return owed
+                self._ready()
                 return [
                     Owed(
                         h,
@@ -345,11 +363,29 @@ class PeerGame(HandMoves):
                 return self._ride(owed)
             self._settle()
             prompt = self.engine.prompt(self.state)
-            return [] if prompt is None else [Owed(prompt.seat, DECISION)]
+            if prompt is None:
+                return []
+            # Its shares of openings to other seats ride on its decision (§3.5).
+            return [Owed(prompt.seat, DECISION, cards=self._owing(prompt.seat))]
 
     def _settle(self) -> None:
+        """The last step's blocking openings are in: everyone reads it, each seat as far as
+        its own openings are in too."""
         if self.settled < len(self.history):
+            assert self.settled == len(self.history) - 1, "steps settle one at a time"
+            self.states.append(self.state)
             self.settled = len(self.history)
+            self._ready(changed=True)
+        else:
+            self._ready()
+
+    def _ready(self, changed: bool = False) -> None:
+        """Each seat with no opening to it under way reads every settled step."""
+        for seat in self.seats:
+            if not self.asked[seat] and self.ready[seat] < self.settled:
+                self.ready[seat] = self.settled
+                changed = True
+        if changed:
             for hook in self.on_settle:
                 hook()
 
@@ -379,10 +415,15 @@ class PeerGame(HandMoves):
                     assert step.action is not None
                     state = self.engine.copy(self.state)
                     events = self.engine.apply(state, step.seat, step.action, as_rng(rng))
-        except Unanswered as asked:
+        except Unanswered as question:
             # A question about a seat's hidden cards its decision did not answer (it came
-            # after an opening the decision could not foresee): that seat answers it.
-            return [Owed(asked.fact.holder, FACTS, fact=asked.fact)]
+            # after an opening the decision could not foresee): that seat answers it, once
+            # every card of its hand is opened to it.
+            holder = question.fact.holder
+            missing = self._collect(set())
+            if self.asked[holder]:
+                return self._owed(missing, set(self.asked[holder]))
+            return [Owed(holder, FACTS, fact=question.fact)]
         except Hidden as raised:
             hidden = raised.placeholders
         for deck_id, cards in rng.decks.items():
@@ -398,7 +439,7 @@ class PeerGame(HandMoves):
             decks = tuple(d for d in unshuffled if self.decks[d].shuffled == turn)
             return [Owed(self.seats[turn], SHUFFLE, decks)]
         if hidden:
-            owed = self._collect(set(hidden), {})
+            owed = self._owed(self._collect(set(hidden)), set(hidden))
             return owed or None
         state = private_state(self.engine, state, self.opened)
         if step.returns:
@@ -413,18 +454,51 @@ class PeerGame(HandMoves):
         self.step = None
         return None
 
-    def _needs(self) -> list[Owed]:
-        """The openings the views ask for (docs/peer.md §3.3)."""
+    def _needs(self, readers: list[str] | None = None) -> list[Owed]:
+        """The openings the views ask for (docs/peer.md §3.3) that block now, as the shares
+        each seat owes for them: the public ones, and those to ``readers`` (None: to the
+        seat that decides next, or to every seat once the game is over). A seat owing one
+        sends every share it owes in the same message; the others' openings to a seat
+        wait for shares riding on their next messages (docs/peer-mottainai.md §3.5)."""
         public = placeholders(self.engine.view(self.state, None)) - set(self.opened)
-        private: dict[str, set[str]] = {}
         for seat in self.seats:
             shown = placeholders(self.engine.view(self.state, seat))
-            private[seat] = shown - set(self.opened) - self.told[seat] - public
-            private[seat] -= self.remembered(seat)
-        return self._collect(public, private)
+            asked = shown - set(self.opened) - self.told[seat] - public
+            self.asked[seat] |= asked - self.remembered(seat)
+        missing = self._collect(public)
+        if readers is None:
+            try:
+                prompt = self.engine.prompt(self.state)
+            except Hidden:  # the prompt reads a public card still to open: that first
+                prompt, readers = None, []
+            if readers is None:
+                readers = list(self.seats) if prompt is None else [prompt.seat]
+        blocking = public | {card for seat in readers for card in self.asked[seat]}
+        return self._owed(missing, blocking)
 
-    def _collect(self, public: set[str], private: dict[str, set[str]]) -> list[Owed]:
-        """Open what every share is in for; return the shares still owed, per seat."""
+    def _owed(self, missing: dict[str, set[str]], blocking: set[str]) -> list[Owed]:
+        """A round of shares from each seat owing one of ``blocking``, each sending every
+        share it owes."""
+        return [
+            Owed(seat, SHARES, cards=tuple(sorted(missing[seat], key=_slot_order)))
+            for seat in self.seats
+            if missing[seat] & blocking
+        ]
+
+    def _owing(self, seat: str) -> tuple[str, ...]:
+        """The shares ``seat`` owes for openings to other seats under way."""
+        cards = {
+            card
+            for reader, asked in self.asked.items()
+            if reader != seat
+            for card in asked
+            if seat not in self.shares.get(card, {})
+        }
+        return tuple(sorted(cards, key=_slot_order))
+
+    def _collect(self, public: set[str]) -> dict[str, set[str]]:
+        """Open what every share is in for (``public`` to everyone, the openings under way
+        to their seat); return the shares still owed, per seat."""
         missing: dict[str, set[str]] = {seat: set() for seat in self.seats}
         for card in sorted(public):
             have = self.shares.get(card, {})
@@ -436,8 +510,9 @@ class PeerGame(HandMoves):
             self.opened[card] = self._open(card, have)
         if public & set(self.opened) and self.state is not None:
             self.state = private_state(self.engine, self.state, self.opened)
-        for seat, cards in private.items():
-            for card in sorted(cards):
+        for seat in self.seats:
+            self.asked[seat] -= set(self.opened)  # a rule read it meanwhile (Jar, the end)
+            for card in sorted(self.asked[seat], key=_slot_order):
                 have = self.shares.get(card, {})
                 lacking = [s for s in self.seats if s != seat and s not in have]
                 if card in self.held:
@@ -447,19 +522,16 @@ class PeerGame(HandMoves):
                 if lacking:
                     for s in lacking:
                         missing[s].add(card)
-                else:
-                    self.told[seat].add(card)
-                    self.arrived[card] = self.round
-                    deck, slot = self.locate(card)
-                    self.held[card] = (
-                        seat,
-                        deck.without(slot, {s: have[s] for s in self.seats if s != seat}),
-                    )
-        return [
-            Owed(seat, SHARES, cards=tuple(sorted(missing[seat], key=_slot_order)))
-            for seat in self.seats
-            if missing[seat]
-        ]
+                    continue
+                self.asked[seat].discard(card)
+                self.told[seat].add(card)
+                self.arrived[card] = self.round
+                deck, slot = self.locate(card)
+                self.held[card] = (
+                    seat,
+                    deck.without(slot, {s: have[s] for s in self.seats if s != seat}),
+                )
+        return missing
 
     # -- messages ------------------------------------------------------------------------
     def receive(self, message: dict[str, Any]) -> None:
@@ -658,7 +730,8 @@ class PeerGame(HandMoves):
             # The step before this decision is now open to everyone it must be.
             self.opened.update({c: f for c, f in ruling.opened.items() if c in ruling.riding})
             self.state = private_state(self.engine, self.state, self.opened)
-            assert not self._needs(), "the shares riding on a decision are all it owed"
+            # The openings to other seats they complete (§3.5).
+            self._collect(set())
             self._settle()
         for card, (share, _) in ruling.openings.items():
             self.shares.setdefault(card, {})[seat] = share
@@ -718,7 +791,9 @@ class PeerGame(HandMoves):
         for other in self.seats:
             if other != seat:
                 shown = placeholders(self.engine.view(trial, other)) - set(opened)
-                out |= shown - self.told[other] - self.remembered(other, trial)
+                # (Openings to it already under way are owed, and ride on the decision.)
+                out |= shown - self.told[other] - self.asked[other]
+                out -= self.remembered(other, trial)
         return {card for card in out if seat in self.owners(card) and card not in self.held}
 
     def mixable(
@@ -800,12 +875,15 @@ class PeerGame(HandMoves):
             self._decide(owed.seat, self.checked[owed.seat])
 
     # -- reading -------------------------------------------------------------------------
-    def narrate(self, known: Mapping[str, str], viewer: str | None, start: int = 0) -> list[str]:
-        """The log of the settled steps from ``start`` as ``viewer`` reads it, with the
-        cards ``known`` to it (``opened`` and, for a seat, its own)."""
+    def narrate(
+        self, known: Mapping[str, str], viewer: str | None, start: int = 0, end: int | None = None
+    ) -> list[str]:
+        """The log of the settled steps from ``start`` (to ``end``) as ``viewer`` reads it,
+        with the cards ``known`` to it (``opened`` and, for a seat, its own)."""
         lines = []
         # Only settled steps: an unsettled one may still name cards about to be opened.
-        for _, events in self.history[start : self.settled]:
+        stop = self.settled if end is None else min(end, self.settled)
+        for _, events in self.history[start:stop]:
             for event in events:
                 told = Event(event.kind, substitute(event.data, known), event.barrier)
                 line = self.engine.describe(told, viewer)

@@ -10,8 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from arbiter.core.engine import Action
-from arbiter.core.hidden import Fact, Facts, Hidden, PeerRng, as_rng, placeholders, private_state
+from arbiter.core.engine import Action, Event
+from arbiter.core.hidden import (
+    Fact,
+    Facts,
+    Hidden,
+    PeerRng,
+    as_rng,
+    placeholders,
+    private_state,
+    substitute,
+)
 from arbiter.core.peer import dleq, fresh, group, oneof, returned, schnorr, shuffle
 from arbiter.core.peer.elgamal import open_with
 from arbiter.peer import wire
@@ -43,15 +52,27 @@ class PeerSeat:
         seat: str,
         draw: Callable[[], bytes] = fresh.scalar,
         secret: bytes | None = None,
+        record: bool = False,
     ):
         self.game = game
         self.seat = seat
         self.draw = draw
         self.secret = secret
+        self.record = record
+        self.seen: list[dict[str, Any]] = []
+        """With ``record``: its view after each step it has read (tests and ``arbiter
+        verify`` compare them with the referee's)."""
+        self.drafts: list[tuple[Any, list[Event], frozenset[str]]] = []
+        """The settled steps it has not read yet, as it knew them when they settled: its
+        private state (encoded) and the step's events, the cards being opened to it still
+        hidden there, and those cards (docs/peer-mottainai.md §3.5)."""
+        self.read = 0
+        """How many settled steps it has read: their openings to it are all in
+        (``PeerGame.ready``), its hand ranked and its log narrated after each."""
+        self.last: Any = None
+        """Its private state after the last step it has read."""
         self.lines: list[str] = []
-        self.narrated = 0
-        """Its log so far, and how many steps it covers: a step is narrated with what the
-        seat knew then, before it next re-randomises its hand."""
+        """Its log so far."""
         self._faces: dict[Any, str] = {}
         self.arrival = Arrival()
         self._passes_seen = 0
@@ -100,33 +121,58 @@ class PeerSeat:
         return state
 
     def _settled(self) -> None:
-        """A step's openings are all in: it narrates the step with what it knows now (a
-        later re-randomisation or pass changes what its places hold), then ranks its hand."""
-        if self.secret is not None:
-            self._catch_up()
-            self._rank()
+        """Each step that settles is kept as the seat knows it then (a later
+        re-randomisation or pass changes what its places hold); it reads the step once the
+        cards being opened to it are in, which may be some steps after everyone else
+        (docs/peer-mottainai.md §3.5): it narrates it and ranks its hand, in order."""
+        if self.secret is None:
+            return
+        game = self.game
+        engine = game.engine
+        while self.read + len(self.drafts) < game.settled:
+            step = self.read + len(self.drafts)
+            known = self.known()
+            # Its log names the cards it passed away too (the step that moved them).
+            named = {**self.gone(), **known}
+            events = game.history[step][1]
+            told = [Event(e.kind, substitute(e.data, named), e.barrier) for e in events]
+            encoded = substitute(engine.encode(game.states[step]), known)
+            self.drafts.append((encoded, told, frozenset(game.asked[self.seat])))
+        if self.read < game.ready[self.seat]:
+            known = self.known()
+            while self.read < game.ready[self.seat]:
+                encoded, told, pending = self.drafts.pop(0)
+                fill = {card: known[card] for card in pending if card in known}
+                private = engine.decode(substitute(encoded, fill))
+                self._rank(game.states[self.read], private)
+                self.read += 1
+                for event in told:
+                    data = substitute(event.data, fill)
+                    line = engine.describe(Event(event.kind, data, event.barrier), self.seat)
+                    if line is not None:
+                        self.lines.append(line)
+                self.last = self._in_order(private)
+                if self.record:
+                    self.seen.append(engine.view(self.last, self.seat))
 
-    def _rank(self) -> None:
+    def _rank(self, shared: Any, private: Any) -> None:
+        """Rank its hand after a step: the entries ``shared`` lists, the cards of
+        ``private``."""
         engine = self.game.engine
-        known = self.known()
         for moved in self.game.passed[self._passes_seen :]:
             if moved.to == self.seat:
                 self.arrival.bring(moved.cards)
         self._passes_seen = len(self.game.passed)
-        entries = [c for cards in engine.hands(self.game.state, self.seat) for c in cards]
-        self.arrival.update(entries, [known.get(c, c) for c in entries])
+        entries = [c for cards in engine.hands(shared, self.seat) for c in cards]
+        faces = [c for cards in engine.hands(private, self.seat) for c in cards]
+        self.arrival.update(entries, faces)
 
     def view(self) -> dict[str, Any]:
         return self.game.engine.view(self.private(), self.seat)
 
     def log(self) -> list[str]:
-        self._catch_up()
+        self._settled()
         return list(self.lines)
-
-    def _catch_up(self) -> None:
-        known = {**self.gone(), **self.known()}
-        self.lines += self.game.narrate(known, self.seat, self.narrated)
-        self.narrated = self.game.settled
 
     def gone(self) -> dict[str, str]:
         """The cards it passed to another seat (Puppet), as it held them then: it narrates
@@ -139,7 +185,7 @@ class PeerSeat:
 
     def _before_mix(self, seat: str) -> None:
         if seat == self.seat:
-            self._catch_up()
+            self._settled()
 
     # -- what it sends ---------------------------------------------------------------
     def compose(self, choose: Choose) -> dict[str, Any]:

@@ -88,19 +88,19 @@ def verify(root: Path) -> Report:
         rebuilt = files.load(root).game.stand_ins
         secrets.update({s: b.secret for s, b in rebuilt.items() if s not in secrets})
     complete = sorted(secrets) == sorted(seats)
-    seen: list[dict[str | None, Any]] = []
+    public: list[dict[str, Any]] = []
 
     def watch(folder: files.Folder) -> None:
         if complete:
+            game = folder.game
 
             def snapshot() -> None:
-                views: dict[str | None, Any] = {
-                    None: folder.game.engine.view(folder.game.state, None)
-                }
-                views.update({s: p.view() for s, p in folder.players.items()})
-                seen.append(views)
+                # The public view once a step settles; each seat records its own once its
+                # openings are in (``PeerSeat.seen``).
+                while len(public) < game.settled:
+                    public.append(game.engine.view(game.states[len(public)], None))
 
-            folder.game.on_settle.append(snapshot)
+            game.on_settle.append(snapshot)
 
     loaded = files.load(root, secrets=secrets if complete else None, watch=watch)
     game = loaded.game
@@ -121,6 +121,10 @@ def verify(root: Path) -> Report:
         f"{'deck' if len(decks) == 1 else 'decks'} decrypted"
     )
     referee = reveal.replay(game, decks, secrets)
+    seen = [
+        {None: view, **{s: p.seen[step] for s, p in loaded.players.items()}}
+        for step, view in enumerate(public)
+    ]
     if seen != referee.views:
         step = next(i for i, (a, b) in enumerate(zip(seen, referee.views, strict=False)) if a != b)
         raise Tampered(f"step {step}: a view of the peer game is not the replay's")

@@ -151,6 +151,12 @@ def status(
     private = _deciding(loaded, seat)
     if private is None or seat is None:
         return []
+    behind = game.settled - game.ready[seat]
+    if behind:
+        out.line(
+            f"you see the table as it was {behind} step(s) ago: the cards coming to your "
+            "hand open as the other players' next messages arrive"
+        )
     view = game.engine.view(private, seat)
     for line in game.engine.render(view, seat) or [json.dumps(view, sort_keys=True)]:
         out.line(line)
@@ -178,6 +184,10 @@ def _deciding(loaded: Folder, seat: str | None) -> Any:
     if player is None or player.secret is None or game.state is None:
         return None
     if game.settled == len(game.history):
+        if game.ready[player.seat] < game.settled:
+            # Cards still being opened to it (a Night's, docs/peer-mottainai.md §3.5): the
+            # table as it last read it.
+            return player.last
         return player.private()
     owed = game.owed(seat) if seat is not None else None
     if owed is None or owed.kind != "decision" or not owed.cards:

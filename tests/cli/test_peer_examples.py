@@ -39,3 +39,25 @@ def test_a_golden_peer_game_verifies_for_a_stranger(
     assert f"verified peer game {name}: replayed, every view and log as played" in checked
     messages = sorted((source / "messages").iterdir())
     assert any(b'"returns"' in m.read_bytes() for m in messages), "cards went back face down"
+
+
+def test_a_game_of_the_earlier_protocol_is_refused_with_the_release_that_plays_it(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """Protocol 2 owes the openings to a seat that does not decide next on later
+    messages (docs/peer-mottainai.md §3.5): a game begun under protocol 1 would replay
+    into another schedule of rounds and look forged. It is refused as what it is, named,
+    with the release that plays it, and its folder is left as it was."""
+    copy = tmp_path / "old"
+    shutil.copytree(ROOT / "examples" / "mottainai-peer", copy)
+    terms = json.loads((copy / "game.json").read_bytes())
+    terms["format"] = "arbiter.peer-game/1"
+    (copy / "game.json").write_text(json.dumps(terms))
+    before = {p: p.read_bytes() for p in copy.rglob("*") if p.is_file()}
+    for args in (("verify", copy), ("peer", "status", copy)):
+        refused = cli(*args)
+        assert refused.code == 2, refused
+        assert "earlier peer protocol (arbiter.peer-game/1)" in refused.err
+        assert "play and verify it with arbiter 0.4.0" in refused.err
+        assert len(refused.err.strip().splitlines()) == 1
+    assert {p: p.read_bytes() for p in copy.rglob("*") if p.is_file()} == before

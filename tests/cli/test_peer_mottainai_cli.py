@@ -149,3 +149,32 @@ def test_a_whole_game_is_verified_by_a_stranger(
     assert (
         "replayed through mottainai 0.4.0" in checked and "every view and log as played" in checked
     )
+
+
+def test_a_seat_whose_night_is_still_opening_sees_the_table_it_last_read(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/peer-mottainai.md §3.5: at three seats the cards a Night brings are opened to
+    their seat by shares riding on the others' next messages, so for a while the seat
+    reads the table some steps behind. Its status says so and shows the table as it was
+    (no card it cannot read yet), and the game goes on without a round of shares."""
+    monkeypatch.setenv("ARBITER_PEER_HOME", str(tmp_path / "home"))
+    seats = ["alice", "bob", "carol"]
+    root = new_peer_game(cli, tmp_path, "three", "mottainai", seats)
+    keys = tmp_path / "keys"
+    for seat in seats:
+        ok(cli("peer", "join", root, "--seat", seat, "--key", keys / seat))
+    lagging: list[str] = []
+
+    def behind(_message: dict[str, Any]) -> bool:
+        game = files.load(root).game
+        late = [s for s in seats if game.ready[s] < game.settled == len(game.history)]
+        lagging[:] = late
+        return bool(late)
+
+    assert _drive(root, keys, seats, 3, behind) is not None, "a seat read the table late"
+    seat = lagging[0]
+    shown = ok(cli("peer", "status", root, "--seat", seat)).out
+    assert "you see the table as it was" in shown
+    assert "?d" not in shown, "no card it cannot read yet"
+    assert shown.splitlines()[0].endswith("'s decision"), "nobody waits for its shares"

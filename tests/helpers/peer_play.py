@@ -36,16 +36,26 @@ class Table:
     game: PeerGame
     players: dict[str, PeerSeat]
     messages: list[dict[str, Any]] = field(default_factory=list)
-    views: list[dict[str | None, Any]] = field(default_factory=list)
-    """After each committed step, once its openings are in: every reader's view."""
+    public: list[dict[str, Any]] = field(default_factory=list)
+    """The public view after each settled step."""
 
     def snapshot(self) -> None:
-        """Every reader's view, once a step's openings are all in (``PeerGame.on_settle``)."""
-        if len(self.views) < len(self.game.history):
-            assert len(self.views) == len(self.game.history) - 1
-            views: dict[str | None, Any] = {None: self.game.engine.view(self.game.state, None)}
-            views.update({seat: p.view() for seat, p in self.players.items()})
-            self.views.append(views)
+        """The public view, once a step settles (``PeerGame.on_settle``); each seat records
+        its own once its openings are in (``PeerSeat.seen``)."""
+        game = self.game
+        while len(self.public) < game.settled:
+            self.public.append(game.engine.view(game.states[len(self.public)], None))
+
+    @property
+    def views(self) -> list[dict[str | None, Any]]:
+        """Every reader's view after each step every reader has read."""
+        steps = min([len(self.public), *(len(p.seen) for p in self.players.values())])
+        out: list[dict[str | None, Any]] = []
+        for step in range(steps):
+            views: dict[str | None, Any] = {None: self.public[step]}
+            views.update({seat: p.seen[step] for seat, p in self.players.items()})
+            out.append(views)
+        return out
 
 
 def new_table(
@@ -54,7 +64,9 @@ def new_table(
     engine = registry.get(name)
     names = [f"s{i}" for i in range(seats)]
     game = PeerGame(engine, engine.parse_options(options or {}), names, game_id, MANIFEST)
-    players = {s: PeerSeat(game, s, seeded(bytes([seed, i]))) for i, s in enumerate(names)}
+    players = {
+        s: PeerSeat(game, s, seeded(bytes([seed, i])), record=True) for i, s in enumerate(names)
+    }
     table = Table(game, players)
     game.on_settle.append(table.snapshot)
     return table
