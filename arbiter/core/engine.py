@@ -315,6 +315,13 @@ class Engine(ABC):
         §3.7). Default: none."""
         return {}
 
+    def preshares(self, state: Any) -> dict[str, tuple[str, ...]]:
+        """Hidden cards of the shared ``state`` certain to be opened to everyone later, each
+        with the seats that hold back their share until then (the others send theirs with
+        their next message, so the opening costs no round of its own; docs/peer-mottainai.md
+        §3.6). Default: none."""
+        return {}
+
     def hands(self, state: Any, seat: str) -> list[list[str]]:
         """The lists of ``state`` that hold ``seat``'s hidden hand, themselves (not copies):
         where the peer layer turns a card everyone saw back into a placeholder before the

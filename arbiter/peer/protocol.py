@@ -226,6 +226,10 @@ class PeerGame(HandMoves):
         seat owing one, and block only when the seat must read them (it decides, answers
         a fact, passes its hand, or the game ends). Once asked, an opening stays that
         seat's until it is complete: a share is released for one recipient (§3.7)."""
+        self.preshared: dict[str, tuple[str, ...]] = {}
+        """Hidden cards certain to be opened to everyone later (``Engine.preshares``), with
+        the seats that hold back their share until then; every other seat sends its share
+        with its next message (docs/peer-mottainai.md §3.6)."""
         self.ready: dict[str, int] = dict.fromkeys(seats, 0)
         """How many settled steps each seat can read: every opening to it of those steps in."""
         self.on_settle: list[Callable[[], None]] = []
@@ -449,6 +453,8 @@ class PeerGame(HandMoves):
             self._hand_over(moved)
         self.passing = list(step.later)
         self.state = state
+        for card, withheld in self.engine.preshares(state).items():
+            self.preshared.setdefault(card, tuple(withheld))
         self.made += len(rng.decks)
         self.history.append((step, events))
         self.step = None
@@ -486,7 +492,8 @@ class PeerGame(HandMoves):
         ]
 
     def _owing(self, seat: str) -> tuple[str, ...]:
-        """The shares ``seat`` owes for openings to other seats under way."""
+        """The shares ``seat`` owes for openings to other seats under way, and ahead of
+        openings certain to come (``preshared``)."""
         cards = {
             card
             for reader, asked in self.asked.items()
@@ -494,7 +501,17 @@ class PeerGame(HandMoves):
             for card in asked
             if seat not in self.shares.get(card, {})
         }
-        return tuple(sorted(cards, key=_slot_order))
+        return tuple(sorted(cards | self._early(seat), key=_slot_order))
+
+    def _early(self, seat: str) -> set[str]:
+        """The pre-shares ``seat`` still owes."""
+        return {
+            card
+            for card, withheld in self.preshared.items()
+            if seat not in withheld
+            and card not in self.opened
+            and seat not in self.shares.get(card, {})
+        }
 
     def _collect(self, public: set[str]) -> dict[str, set[str]]:
         """Open what every share is in for (``public`` to everyone, the openings under way
@@ -531,6 +548,8 @@ class PeerGame(HandMoves):
                     seat,
                     deck.without(slot, {s: have[s] for s in self.seats if s != seat}),
                 )
+        for seat in self.seats:
+            missing[seat] |= self._early(seat)
         return missing
 
     # -- messages ------------------------------------------------------------------------
@@ -794,7 +813,13 @@ class PeerGame(HandMoves):
                 # (Openings to it already under way are owed, and ride on the decision.)
                 out |= shown - self.told[other] - self.asked[other]
                 out -= self.remembered(other, trial)
-        return {card for card in out if seat in self.owners(card) and card not in self.held}
+        return {
+            card
+            for card in out
+            if seat in self.owners(card)
+            and card not in self.held
+            and seat not in self.shares.get(card, {})  # sent already (a pre-share)
+        }
 
     def mixable(
         self,

@@ -139,3 +139,17 @@ def passes(state: State, seat: str, action: Action) -> dict[str, str]:
     out = dict.fromkeys(state.players[seat].hand, str(target))
     out.update(dict.fromkeys(state.players[str(target)].hand, seat))
     return out
+
+
+def preshares(state: State) -> dict[str, tuple[str, ...]]:
+    """Each face-down task still hidden (M-R14) is certain to go to the floor face up at its
+    owner's first Morning: every seat shares it at the deal, but its owner and the seat
+    before it in turn order (docs/peer-mottainai.md §3.6, M-R134). That seat lays it open
+    with the decision that ends its turn and sends its share with it; the owner's rides
+    on its own first decision. Neither opens it alone before then."""
+    out: dict[str, tuple[str, ...]] = {}
+    for seat in state.seats:
+        p = state.players[seat]
+        if p.face_down and p.task is not None and is_hidden(p.task):
+            out[p.task] = (seat, state.clockwise_from(seat)[-1])
+    return out

@@ -249,6 +249,10 @@ class MottainaiEngine(Engine):
         """Puppet's two hands change sides (M-R128)."""
         return disclose.passes(state, seat, action)
 
+    def preshares(self, state: State) -> dict[str, tuple[str, ...]]:
+        """The face-down tasks (M-R14, M-R134)."""
+        return disclose.preshares(state)
+
     def hands(self, state: State, seat: str) -> list[list[str]]:
         return [state.players[seat].hand]
 

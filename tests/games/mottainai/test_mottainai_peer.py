@@ -226,6 +226,51 @@ def test_MOT_20_9_the_start_player_reads_the_floor_in_one_round() -> None:
     assert len(caught.value.placeholders) == 5
 
 
+def test_MOT_20_11_a_face_down_task_flips_with_no_round() -> None:
+    """MOT-20.11 (M-R134, M-R14): every face-down task but the start player's is shared
+    ahead by every seat except its owner and the owner's predecessor, which lays it open
+    with the decision ending its turn and sends its share then; the owner's rides on its
+    first decision. Until the flip, no seat holds every share but its own; the flip costs
+    no round of shares."""
+    from helpers.peer_play import new_table, play
+
+    table = new_table("mottainai", 4, 3)
+    game = table.game
+    flips: list[tuple[str, str]] = []
+    early: list[str] = []
+    receive = game.receive
+
+    def watch(message: dict[str, Any]) -> None:
+        before = len(game.history)
+        receive(message)
+        for step, events in game.history[before:]:
+            for event in events:
+                if event.kind == "old-task" and event.data["face_down"]:
+                    flips.append((event.data["seat"], step.seat or "setup"))
+                    owed = game.waiting.get(event.data["seat"])
+                    if step.seat is not None:
+                        assert owed is not None and owed.kind == "decision", "no round"
+        laid_open = placeholders(ENGINE.view(game.state, None)) if game.state else set()
+        for card, withheld in game.preshared.items():
+            if card in game.opened or card in laid_open:
+                continue
+            sent = set(game.shares.get(card, {}))
+            assert not sent & set(withheld), f"{card}: a withheld share went out early"
+            for seat in game.seats:
+                if set(game.seats) - {seat} <= sent:
+                    early.append(f"{seat} could open {card}")
+
+    game.receive = watch  # type: ignore[method-assign]
+    opened = lambda: all(c in game.opened for c in game.preshared)  # noqa: E731
+    play(table, 3, until=lambda t, _s: len(flips) == 4 and opened())
+    assert early == []
+    order = game.state.clockwise_from(game.state.start)
+    assert [owner for owner, _ in flips] == order
+    for owner, by in flips[1:]:
+        assert by == order[order.index(owner) - 1], "its predecessor laid it open"
+    assert len(game.preshared) == 3, "the start player's was opened at the deal"
+
+
 def test_a_view_of_a_shared_state_never_raises() -> None:
     """A card just turned up into a temple is a placeholder until the views open it: the
     view of that state serves to find it and must not read its face."""
