@@ -82,3 +82,25 @@ def test_three_clones_deal_and_play_with_no_referee(tmp_path: Path) -> None:
     # Carol's clone is behind: her next command pulls before it reads.
     carol = _run(env, "peer", "status", tmp_path / "carol" / "friday", "--via", "git")
     assert "waits for" in carol
+
+
+def test_a_new_empty_repository_takes_the_first_game(tmp_path: Path) -> None:
+    """A repository just made for the game has no branch yet: every clone of it is empty,
+    and the first pull finds nothing to take instead of failing. ``peer new`` pushes the
+    branch; the other players' joins pull it."""
+    env = {**cli_env(), "ARBITER_PEER_HOME": str(tmp_path / "home")}
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))
+    keys = tmp_path / "keys"
+    for seat in SEATS[:2]:
+        git(tmp_path, "clone", "-q", str(origin), str(tmp_path / seat))
+        assert arbiter("keygen", seat, "--dir", keys, env=env).returncode == 0
+    seats = [arg for s in SEATS[:2] for arg in ("--seat", f"{s}={keys / s}.pub")]
+    made = _run(env, "peer", "new", tmp_path / "alice" / "t", "--game", "mottainai", *seats,
+                "--via", "git")  # fmt: skip
+    assert "peer game t" in made
+    joined = _run(env, "peer", "join", tmp_path / "bob" / "t", "--seat", "bob",
+                  "--key", keys / "bob", "--via", "git")  # fmt: skip
+    assert "sent 000000-bob.json" in joined
+    log = git(origin, "log", "--format=%s", "main")
+    assert "bob: 000000-bob.json" in log
