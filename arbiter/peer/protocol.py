@@ -811,8 +811,8 @@ class PeerGame(HandMoves):
             if other != seat:
                 shown = placeholders(self.engine.view(trial, other)) - set(opened)
                 # (Openings to it already under way are owed, and ride on the decision.)
-                out |= shown - self.told[other] - self.asked[other]
-                out -= self.remembered(other, trial)
+                fresh = shown - self.told[other] - self.asked[other]
+                out |= fresh - self.remembered(other, trial)
         return {
             card
             for card in out
@@ -900,15 +900,12 @@ class PeerGame(HandMoves):
             self._decide(owed.seat, self.checked[owed.seat])
 
     # -- reading -------------------------------------------------------------------------
-    def narrate(
-        self, known: Mapping[str, str], viewer: str | None, start: int = 0, end: int | None = None
-    ) -> list[str]:
-        """The log of the settled steps from ``start`` (to ``end``) as ``viewer`` reads it,
-        with the cards ``known`` to it (``opened`` and, for a seat, its own)."""
+    def narrate(self, known: Mapping[str, str], viewer: str | None, start: int = 0) -> list[str]:
+        """The log of the settled steps from ``start`` as ``viewer`` reads it, with the
+        cards ``known`` to it (``opened``; a seat narrates its own log, ``PeerSeat.drafts``)."""
         lines = []
         # Only settled steps: an unsettled one may still name cards about to be opened.
-        stop = self.settled if end is None else min(end, self.settled)
-        for _, events in self.history[start:stop]:
+        for _, events in self.history[start : self.settled]:
             for event in events:
                 told = Event(event.kind, substitute(event.data, known), event.barrier)
                 line = self.engine.describe(told, viewer)
