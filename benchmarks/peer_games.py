@@ -110,7 +110,9 @@ def play(
     names = [f"s{i}" for i in range(seats)]
     options = engine.parse_options({"wutai": "yes"} if wutai else {})
     game = PeerGame(engine, options, names, f"bench-{seed}", "sha256:" + "00" * 32)
-    players = {s: PeerSeat(game, s) for s in names}
+    # Seeded secrets (SHA-512 of the seed, the seat and a counter, reduced): every run
+    # plays the same games, so two runs compare pair by pair (--no-preshares).
+    players = {s: PeerSeat(game, s, _seeded(seed, i)) for i, s in enumerate(names)}
     chooser = Rng(bytes([seed]) * 32)
     cpu: dict[str, float] = defaultdict(float)
     crypto: dict[str, float] = defaultdict(float)
@@ -160,6 +162,13 @@ def play(
         "hops": sum(i > first for i in hops) / turns,
         "setup": sum(i <= first for i in hops),
     }
+
+
+def _seeded(seed: int, seat: int) -> Any:
+    from arbiter.core.peer import group
+
+    count = itertools.count(1)
+    return lambda: group.hash_to_scalar(bytes([seed, seat]) + next(count).to_bytes(8, "big"))
 
 
 def _chooser(engine: Any, rng: Rng, level: str) -> Any:
