@@ -1,3 +1,3 @@
 """arbiter: a referee for board games played asynchronously with signed JSON move files."""
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"

@@ -19,12 +19,16 @@ from arbiter import __version__
 # pins the Momiji and Mottainai rules changed in its hardening; 0.3.0 (wave 3) applies
 # Wutai Mountain's tucking rule to card effects (Mottainai 0.3.0, M-R119); 0.4.0 lists the
 # cards Jar shows and takes, Puppet passes and the Night line names in card order
-# (Mottainai 0.4.0, M-R38, M-R128, M-R132), so that a game with no referee shows the same.
+# (Mottainai 0.4.0, M-R38, M-R128, M-R132), so that a game with no referee shows the same;
+# 0.5.0 changes no engine: its peer games follow protocol 2 (arbiter.peer-game/2, deferred
+# openings and pre-shares, docs/peer.md §5.2), and a peer game of protocol 1 is played and
+# verified with 0.4.0 (arbiter/peer/folder.py, EARLIER).
 RELEASES: dict[str, dict[str, str]] = {
     "0.1.0": {"mottainai": "0.1.0", "motcoin": "1.0.0", "momiji": "1.0.0"},
     "0.2.0": {"mottainai": "0.2.0", "motcoin": "1.0.0", "momiji": "1.1.0"},
     "0.3.0": {"mottainai": "0.3.0", "motcoin": "1.0.0", "momiji": "1.1.0"},
     "0.4.0": {"mottainai": "0.4.0", "motcoin": "1.0.0", "momiji": "1.1.0"},
+    "0.5.0": {"mottainai": "0.4.0", "motcoin": "1.0.0", "momiji": "1.1.0"},
 }
 
 
@@ -39,7 +43,9 @@ def advice(engine: str, version: str, created_with: str | None) -> str:
         return f"verify it with arbiter {created_with}, the release that created it"
     known = releases_with(engine, version)
     if known:
-        return f"verify it with arbiter {known[0]}, the latest release that ships {engine} {version}"
+        return (
+            f"verify it with arbiter {known[0]}, the latest release that ships {engine} {version}"
+        )
     made = f" (game.json says arbiter {created_with} made it)" if created_with else ""
     return (
         f"no arbiter release this one knows ships {engine} {version}{made}: "

@@ -224,9 +224,13 @@ def is_peer(root: Path) -> bool:
         terms = json.loads((root / "game.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(terms, dict) and (
-        terms.get("format") == FORMAT or terms.get("format") in EARLIER
-    )
+    return isinstance(terms, dict) and (terms.get("format") == FORMAT or _earlier(terms))
+
+
+def _earlier(terms: dict[str, Any]) -> bool:
+    """Whether ``terms`` are those of an earlier protocol (``format`` may be anything)."""
+    found = terms.get("format")
+    return isinstance(found, str) and found in EARLIER
 
 
 def load_terms(root: Path) -> dict[str, Any]:
@@ -240,7 +244,7 @@ def load_terms(root: Path) -> dict[str, Any]:
         terms = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise UsageError(f"{path} is not JSON") from None
-    if isinstance(terms, dict) and terms.get("format") in EARLIER:
+    if isinstance(terms, dict) and _earlier(terms):
         raise UsageError(
             f"{path} is a game of an earlier peer protocol ({terms['format']}), whose rounds "
             f"differ from this release's: play and verify it with {EARLIER[terms['format']]}"
