@@ -153,9 +153,16 @@ def status(
         return []
     behind = game.settled - game.ready[seat]
     if behind:
+        coming = sorted(game.asked[seat])
+        owing = [
+            s
+            for s in game.seats
+            if s != seat and any(s not in game.shares.get(c, {}) for c in coming)
+        ]
+        whose = " and ".join(owing)
         out.line(
-            f"you see the table as it was {behind} step(s) ago: the cards coming to your "
-            "hand open as the other players' next messages arrive"
+            f"you see the table as it was {behind} step(s) ago: {len(coming)} card(s) "
+            f"coming to your hand open with {whose}'s next {'messages' if len(owing) > 1 else 'message'}"
         )
     view = game.engine.view(private, seat)
     for line in game.engine.render(view, seat) or [json.dumps(view, sort_keys=True)]:

@@ -175,6 +175,7 @@ def test_a_seat_whose_night_is_still_opening_sees_the_table_it_last_read(
     assert _drive(root, keys, seats, 3, behind) is not None, "a seat read the table late"
     seat = lagging[0]
     shown = ok(cli("peer", "status", root, "--seat", seat)).out
-    assert "you see the table as it was" in shown
+    assert "you see the table as it was" in shown and "coming to your hand open with" in shown
+    assert f"{seat}'s next" not in shown, "it waits for the others' shares, not its own"
     assert "?d" not in shown, "no card it cannot read yet"
     assert shown.splitlines()[0].endswith("'s decision"), "nobody waits for its shares"
