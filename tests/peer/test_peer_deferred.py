@@ -7,6 +7,7 @@ still the referee's, step by step."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -77,4 +78,31 @@ def test_a_seat_behind_reads_each_step_as_it_was() -> None:
     game.on_settle.append(watch)
     play(table, 6)
     assert caught_up, "a seat was behind"
+    referee_check(table)
+
+
+def test_a_puppet_target_holds_its_cards_before_it_passes_them() -> None:
+    """docs/peer-mottainai.md §3.7, M-R128: a Puppet whose target's last Night is still
+    being opened to it first completes that opening (a round of the other seats' shares),
+    then the target passes its whole hand, every card now held under its key alone."""
+    table = new_table("mottainai", 5, 5)
+    game = table.game
+    rounds: list[tuple[str, frozenset[str]]] = []
+    receive = game.receive
+
+    def watch(message: dict[str, Any]) -> None:
+        receive(message)
+        if game.waiting and len(rounds) < game.round + 1:
+            owed = next(iter(game.waiting.values()))
+            target = {h for h, _, _ in game.passing}
+            if owed.kind == SHARES and target:
+                assert any(game.asked[t] for t in target), "shares for the target's cards"
+            if owed.kind == PASSES:
+                assert not any(game.asked[t] for t in target), "it holds what it passes"
+            rounds.append((owed.kind, frozenset(target)))
+
+    game.receive = watch  # type: ignore[method-assign]
+    play(table, 5)
+    pairs = list(itertools.pairwise(rounds))
+    assert any(a[0] == SHARES and a[1] and b[0] == PASSES for a, b in pairs)
     referee_check(table)
