@@ -417,7 +417,8 @@ class PeerSeat:
         context = game.context(self.seat)
         engine = game.engine.info.name
         if holds:
-            decks = sorted({game.locate(c)[0].id for c in fact.cards})
+            # (deck_of: a card it hides again in this decision has no slot yet, §3.3)
+            decks = sorted({game.deck_of(c).id for c in fact.cards})
             faces = [m for d in decks for m in game.decks[d].points.options(engine, fact.faces)]
             proof = oneof.prove_some(cipher, self.secret, faces, context, self.draw)
         else:
@@ -431,7 +432,7 @@ class PeerSeat:
     def _claim(self, card: str, faces: list[str], held: dict[str, Any]) -> dict[str, str]:
         """The one-of proof that ``card`` (held hidden) is one of ``faces``."""
         assert self.secret is not None
-        deck, _ = self.game.locate(card)
+        deck = self.game.deck_of(card)  # a card it hides again here has no slot yet (§3.3)
         cipher = self._cipher(card, held)
         options = deck.points.options(self.game.engine.info.name, faces)
         proof = oneof.prove(cipher, self.secret, options, self.game.context(self.seat), self.draw)

@@ -141,3 +141,44 @@ def test_a_forged_pass_is_refused_and_changes_nothing() -> None:
         game.receive(forged)
     assert (game.round, len(game.history), dict(game.held)) == before
     game.receive(message)  # the honest one is taken
+
+
+SEARCH_GAME = (
+    "0,0,0,0,0,0,0,0,0,4,1,3,1,1,2,5,0,3,2,1,1,0,0,0,0,0,3,1,1,0,0,3,1,0,0,1,2,2,"
+    "3,2,11,0,0,1,2,0,0,2,5,0,2,1,0,0,7,1,5,3,6,5,1,8,2,2,2,4,3,8,0,4,7,7,1,0,0,"
+    "0,0,0,6,1,3,2,3,2,0,0,0,6,1,3,1,0,0,0,0,1,5,4,0,0,3,0,3,2,3,0,1,1,6,5,0,1,0,"
+    "1,0,5,1,1,0,1,0,5,0,3,2,3,1,4,0,0,2,0,1,7,3,1,35,0,0,0,1,0,0,1,3,1,2,6,6,4,"
+    "2,1,1,0,0,0,0,4,0,0,0,0,0,1,1,0,0,4,1,4,1,2,1,1,4,4,53,1,1,0,3,0,2,0,1,2,0,"
+    "1,0,1,3,0,4,4,1,5,0,"
+)
+"""The choices (indices into each legal list) of a 5-seat Wutai game of
+``benchmarks/peer_games.py --level search`` (seed 2, seeded secrets) up to the decision that
+hides a card again and claims it: found by that benchmark, where composing it crashed."""
+
+
+def test_a_card_hidden_again_may_be_claimed_in_the_same_decision() -> None:
+    """M-R127, M-R129: a decision that returns a card everyone saw (here Cloak, by WICK)
+    hides it under a new place of its deck and proves its type on that place in the same
+    message. The new place has no slot until the decision is taken, so the seat finds its
+    deck by name (``deck_of``), as the checking side does."""
+    picks = [int(p) for p in SEARCH_GAME.strip(",").split(",")]
+    table = new_table("mottainai", 5, 2, {"wutai": "yes"})
+    fallback = Rng(bytes([2]) * 32)
+
+    def choose(_state: Any, _seat: str, legal: list[Any]) -> Any:
+        return legal[picks.pop(0)] if picks else fallback.choice(legal)
+
+    claimed = []
+    while not table.game.over:
+        seat = next(s for s in table.players if table.game.owed(s) is not None)
+        message = table.players[seat].compose(choose)
+        table.messages.append(message)
+        table.game.receive(message)
+        if "conceal" in message and "claims" in message:
+            claimed.append(message)
+    assert claimed, "the game reached the decision"
+    for message in claimed:
+        new = {r["card"] for r in message["returns"]}
+        assert {c["card"] for c in message["claims"]} <= new
+        assert not set(message["conceal"]) & new
+    referee_check(table)
