@@ -65,7 +65,7 @@ def built_archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
         games / "g3",
         "r-tie",
         [("ben", keys["ben"]), ("cat", keys["cat"]), ("dan", keys["dan"])],
-        "tie-18",
+        "tie-38",
         created="2026-02-01T00:00:00Z",
     )
     play(
