@@ -43,9 +43,7 @@ def advice(engine: str, version: str, created_with: str | None) -> str:
         return f"verify it with arbiter {created_with}, the release that created it"
     known = releases_with(engine, version)
     if known:
-        return (
-            f"verify it with arbiter {known[0]}, the latest release that ships {engine} {version}"
-        )
+        return f"verify it with arbiter {known[0]}, the latest release that ships {engine} {version}"
     made = f" (game.json says arbiter {created_with} made it)" if created_with else ""
     return (
         f"no arbiter release this one knows ships {engine} {version}{made}: "

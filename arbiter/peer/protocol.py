@@ -369,8 +369,10 @@ class PeerGame(HandMoves):
             prompt = self.engine.prompt(self.state)
             if prompt is None:
                 return []
-            # Its shares of openings to other seats ride on its decision (§3.5).
-            return [Owed(prompt.seat, DECISION, cards=self._owing(prompt.seat))]
+            # Its shares of openings to other seats, and its pre-shares, ride on its
+            # decision (§3.5, §3.6): nothing is left to open, so this only counts them.
+            owing = self._collect(set())[prompt.seat]
+            return [Owed(prompt.seat, DECISION, cards=tuple(sorted(owing, key=_slot_order)))]
 
     def _settle(self) -> None:
         """The last step's blocking openings are in: everyone reads it, each seat as far as
@@ -490,18 +492,6 @@ class PeerGame(HandMoves):
             for seat in self.seats
             if missing[seat] & blocking
         ]
-
-    def _owing(self, seat: str) -> tuple[str, ...]:
-        """The shares ``seat`` owes for openings to other seats under way, and ahead of
-        openings certain to come (``preshared``)."""
-        cards = {
-            card
-            for reader, asked in self.asked.items()
-            if reader != seat
-            for card in asked
-            if seat not in self.shares.get(card, {})
-        }
-        return tuple(sorted(cards | self._early(seat), key=_slot_order))
 
     def _early(self, seat: str) -> set[str]:
         """The pre-shares ``seat`` still owes."""

@@ -25,30 +25,12 @@ TRIES = 5
 TIMEOUT = 300  # seconds for one git command: a network that hangs is an error, not a wait
 # What git says when the remote or the credentials are wrong (its messages are not
 # translated under LC_ALL=C, which every command here sets).
-_AUTH = (
-    "authentication failed",
-    "permission denied",
-    "could not read username",
-    "could not read password",
-    "terminal prompts disabled",
-    "returned error: 403",
-)
-_NO_REMOTE = (
-    "does not appear to be a git repository",
-    "no such remote",
-    "repository not found",
-    "no configured push destination",
-)
-_LOCAL = (
-    "conflict",
-    "unstaged changes",
-    "uncommitted changes",
-    "would be overwritten",
-    "not possible to fast-forward",
-    "diverg",
-    "needs merge",
-    "untracked working tree",
-)
+_AUTH = ("authentication failed", "permission denied", "could not read username",
+         "could not read password", "terminal prompts disabled", "returned error: 403")
+_NO_REMOTE = ("does not appear to be a git repository", "no such remote", "repository not found",
+              "no configured push destination")
+_LOCAL = ("conflict", "unstaged changes", "uncommitted changes", "would be overwritten",
+          "not possible to fast-forward", "diverg", "needs merge", "untracked working tree")
 
 
 class GitTransport(Transport):
@@ -58,11 +40,7 @@ class GitTransport(Transport):
     sealed = True
 
     def __init__(
-        self,
-        clone: Path,
-        path: str,
-        seat: str,
-        key: Path | None,
+        self, clone: Path, path: str, seat: str, key: Path | None,
         env: Mapping[str, str] | None = None,
     ):
         """``path``: the game folder inside the repository (``games/friday``); ``env``:
@@ -194,18 +172,15 @@ class GitTransport(Transport):
             (self.clone / rel).unlink()
 
     # -- git -----------------------------------------------------------------------
-    def _git(self, *args: str, network: bool = False) -> subprocess.CompletedProcess[bytes]:
+    def _git(
+        self, *args: str, network: bool = False
+    ) -> subprocess.CompletedProcess[bytes]:
         env = {**os.environ, **self.env}
         env["LC_ALL"] = "C"  # git's messages untranslated: they are matched below
         try:
             return subprocess.run(
-                ["git", *args],
-                cwd=self.clone,
-                capture_output=True,
-                env=env,
-                timeout=TIMEOUT,
-                check=False,
-                stdin=subprocess.DEVNULL,
+                ["git", *args], cwd=self.clone, capture_output=True, env=env,
+                timeout=TIMEOUT, check=False, stdin=subprocess.DEVNULL,
             )
         except FileNotFoundError:
             raise UsageError("git is not installed: install it to play through git") from None
@@ -218,14 +193,10 @@ class GitTransport(Transport):
 
     def _check_clone(self) -> None:
         if not self.clone.is_dir():
-            raise UsageError(
-                f"{shown(self.clone)} does not exist: clone the game's repository there"
-            )
+            raise UsageError(f"{shown(self.clone)} does not exist: clone the game's repository there")
         done = self._git("rev-parse", "--is-inside-work-tree")
         if done.returncode != 0 or done.stdout.strip() != b"true":
-            raise UsageError(
-                f"{shown(self.clone)} is not a git clone: give the folder `git clone` made"
-            )
+            raise UsageError(f"{shown(self.clone)} is not a git clone: give the folder `git clone` made")
 
     def _upstream(self) -> tuple[str, str]:
         """The current branch's remote and remote branch (``origin``, ``refs/heads/main``)."""
@@ -257,9 +228,7 @@ class GitTransport(Transport):
         return self._git("merge-base", "--is-ancestor", rev, "@{upstream}").returncode == 0
 
     def _abort_rebase(self) -> None:
-        git_dir = (
-            self._git("rev-parse", "--git-dir").stdout.decode("utf-8", "surrogateescape").strip()
-        )
+        git_dir = self._git("rev-parse", "--git-dir").stdout.decode("utf-8", "surrogateescape").strip()
         folder = self.clone / git_dir
         if (folder / "rebase-merge").exists() or (folder / "rebase-apply").exists():
             self._git("rebase", "--abort")
@@ -282,16 +251,10 @@ class GitTransport(Transport):
                 "(`git status` says how), then try again"
             )
         if any(text in low for text in _NO_REMOTE):
-            return UsageError(
-                f"{what} in {clone} failed ({said}): check the remote {remote} (`git remote -v`)"
-            )
+            return UsageError(f"{what} in {clone} failed ({said}): check the remote {remote} (`git remote -v`)")
         if "remote rejected" in low or "hook declined" in low:
-            return UsageError(
-                f"{what} in {clone} was refused by {remote} ({said}): ask the repository's owner"
-            )
-        return NotReady(
-            f"{what} in {clone} failed ({said}): check the network and {remote}, then try again"
-        )
+            return UsageError(f"{what} in {clone} was refused by {remote} ({said}): ask the repository's owner")
+        return NotReady(f"{what} in {clone} failed ({said}): check the network and {remote}, then try again")
 
 
 def _beaten(done: subprocess.CompletedProcess[bytes]) -> bool:
@@ -306,12 +269,8 @@ def _beaten(done: subprocess.CompletedProcess[bytes]) -> bool:
 def _said(done: subprocess.CompletedProcess[bytes]) -> str:
     """git's most telling words: a refused ref's reason (``push --porcelain``) with what
     the remote said, else the first fatal or error line, else the first line."""
-    err = [
-        line.strip() for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()
-    ]
-    out = [
-        line.strip() for line in done.stdout.decode("utf-8", "replace").splitlines() if line.strip()
-    ]
+    err = [line.strip() for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+    out = [line.strip() for line in done.stdout.decode("utf-8", "replace").splitlines() if line.strip()]
     refused = [line.split("\t")[-1] for line in out if line.startswith("!")]
     if refused:
         remote = [line for line in err if line.startswith("remote:")]
